@@ -1,0 +1,144 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import cookie from "@fastify/cookie";
+import helmet from "@fastify/helmet";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance } from "fastify";
+import pino, { type Logger } from "pino";
+import { areaRoutes } from "./areas";
+import { authRoutes } from "./auth/routes";
+import { resumeSession, SESSION_COOKIE } from "./auth/sessions";
+import type { Config } from "./config";
+import type { Database } from "./db/client";
+import { HttpError } from "./http/errors";
+import "./http/fastify-types";
+import { createMailer, type Mailer } from "./mail/mailer";
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  mailer?: Mailer;
+  /** Built SPA to serve; tests leave it out. */
+  clientDir?: string;
+  /** A pino logger to use (the process's); otherwise one is made from the config. */
+  logger?: Logger;
+}
+
+export const DEFAULT_CLIENT_DIR = fileURLToPath(new URL("../../dist/client", import.meta.url));
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // Never log a password, cookie or code: bodies are not logged, and these headers are redacted.
+  const logger = deps.logger ?? pino({ level: deps.config.logLevel, redact: ["req.headers.cookie", "req.headers.authorization"] });
+  const app = Fastify({
+    loggerInstance: logger,
+    // Fastify's own two lines per request are off; the onResponse hook below writes one.
+    logController: new Fastify.LogController({ disableRequestLogging: true }),
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+
+  app.decorate("db", deps.database.db);
+  app.decorate("config", deps.config);
+  app.decorate("mailer", deps.mailer ?? createMailer({ db: deps.database.db, logger, smtpUrl: deps.config.smtpUrl, from: deps.config.mailFrom }));
+  app.decorateRequest("session", null);
+  app.decorateRequest("userCache", undefined);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        connectSrc: ["'self'", "ws:", "wss:"],
+        fontSrc: ["'self'", "data:"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: deps.config.secureCookies ? [] : null,
+      },
+    },
+    // HSTS only makes sense when served over HTTPS.
+    strictTransportSecurity: deps.config.secureCookies,
+  });
+
+  // One line per request, without bodies, cookies or query strings that could carry codes.
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.routeOptions.url ?? request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      "request",
+    );
+  });
+
+  app.addHook("onRequest", async (request) => {
+    if (!request.url.startsWith("/api/")) return;
+    // CSRF: a browser says where a request comes from; refuse writes from another origin (decision 005).
+    if (MUTATING.has(request.method)) assertSameOrigin(request.headers, deps.config.appUrl);
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) {
+      request.session = await resumeSession(app.db, token, {
+        idleMs: deps.config.sessionIdleMs,
+        absoluteMs: deps.config.sessionAbsoluteMs,
+      });
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.code(error.statusCode).send(error.fields ? { message: error.message, fields: error.fields } : { message: error.message });
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      // Fastify's own client errors (malformed JSON, body too large, unsupported media type).
+      const message = status === 413 ? "Request body is too large" : (error as Error).message;
+      return reply.code(status).send({ message });
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return reply.code(500).send({ message: "Internal server error" });
+  });
+
+  app.get("/api/health", async (_request, reply) => {
+    try {
+      await deps.database.ping();
+      return { status: "ok" };
+    } catch {
+      return reply.code(503).send({ status: "unavailable" });
+    }
+  });
+
+  await app.register(authRoutes);
+  for (const routes of areaRoutes) await app.register(routes);
+
+  const clientDir = deps.clientDir;
+  if (clientDir && existsSync(path.join(clientDir, "index.html"))) {
+    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith("/api/") || request.method !== "GET" || !clientDir) {
+      return reply.code(404).send({ message: "Not found" });
+    }
+    // Client-side routes: the SPA decides what an unknown path shows (part 1 §2.1).
+    return reply.type("text/html").header("cache-control", "no-cache").sendFile("index.html", clientDir);
+  });
+
+  return app as unknown as FastifyInstance;
+}
+
+function assertSameOrigin(headers: Record<string, string | string[] | undefined>, appUrl: string): void {
+  const origin = headers.origin;
+  const host = headers["x-forwarded-host"] ?? headers.host;
+  if (typeof origin === "string" && origin !== "null") {
+    let originHost: string;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      throw new HttpError(403, "Cross-origin request refused");
+    }
+    if (originHost === host || origin === new URL(appUrl).origin) return;
+    throw new HttpError(403, "Cross-origin request refused");
+  }
+  if (headers["sec-fetch-site"] === "cross-site") throw new HttpError(403, "Cross-origin request refused");
+}

@@ -1,0 +1,183 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anonymous, createTestApp, signIn, type TestApp } from "../../../tests/helpers/test-app";
+import { dealershipUsers, dealerships } from "../db/schema/dealerships";
+import { sessions, users } from "../db/schema/users";
+import { makeDealership, makeUser } from "../db/factories";
+import { THROTTLE } from "./login-throttle";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ platformAdminEmails: ["boss@example.com"] });
+});
+afterAll(() => t.close());
+
+const registration = (email: string) => ({
+  firstName: "Dana",
+  lastName: "Dealer",
+  email,
+  phone: "416-555-0199",
+  password: "secret123",
+  confirmPassword: "secret123",
+  dealershipName: "Dana's Autos",
+});
+
+function cookieOf(response: { headers: Record<string, unknown> }): string {
+  const raw = response.headers["set-cookie"];
+  const first = Array.isArray(raw) ? raw[0] : (raw as string);
+  return first.split(";")[0]!;
+}
+
+describe("registration", () => {
+  it("creates the user, a dealership with them as management, and signs them in", async () => {
+    const response = await anonymous(t.app).post("/api/register", registration("dana@example.com"));
+    expect(response.statusCode).toBe(201);
+    const user = response.json();
+    expect(user).toMatchObject({ email: "dana@example.com", firstName: "Dana", lastName: "Dealer" });
+    expect(user).not.toHaveProperty("password");
+    expect(user).not.toHaveProperty("twoFactorSecret");
+    expect(user).not.toHaveProperty("twoFactorBackupCodes");
+    expect(user.id).toHaveLength(21);
+
+    const setCookie = String(response.headers["set-cookie"]);
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Lax/);
+
+    const me = await t.app.inject({ method: "GET", url: "/api/user", headers: { cookie: cookieOf(response) } });
+    expect(me.json().email).toBe("dana@example.com");
+    const list = await t.app.inject({ method: "GET", url: "/api/dealerships", headers: { cookie: cookieOf(response) } });
+    expect(list.json()).toEqual([expect.objectContaining({ name: "Dana's Autos", role: "management" })]);
+  });
+
+  it("refuses a second account with the same e-mail and saves nothing", async () => {
+    const before = await t.db.select().from(dealerships);
+    const response = await anonymous(t.app).post("/api/register", { ...registration("DANA@example.com"), dealershipName: "Other" });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().message).toMatch(/already exists/);
+    expect(await t.db.select().from(dealerships)).toHaveLength(before.length);
+  });
+
+  it("names the failing fields with the spec's messages", async () => {
+    const response = await anonymous(t.app).post("/api/register", {
+      ...registration("x@example.com"),
+      firstName: "",
+      confirmPassword: "different",
+      dealershipName: "",
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toMatchObject({
+      firstName: "First name is required",
+      confirmPassword: "Passwords don't match",
+      dealershipName: "Dealership name is required",
+    });
+    expect(await t.db.select().from(users).where(eq(users.email, "x@example.com"))).toHaveLength(0);
+  });
+
+  it("makes a PLATFORM_ADMIN_EMAILS user a platform admin when they register", async () => {
+    const response = await anonymous(t.app).post("/api/register", registration("boss@example.com"));
+    const status = await t.app.inject({ method: "GET", url: "/api/user/platform-admin-status", headers: { cookie: cookieOf(response) } });
+    expect(status.json()).toEqual({ isPlatformAdmin: true });
+  });
+});
+
+describe("login and logout", () => {
+  it("answers the same 401 for an unknown e-mail and a wrong password", async () => {
+    await makeUser(t.db, { email: "known@example.com", password: "rightpass" });
+    const unknown = await anonymous(t.app).post("/api/login", { email: "nobody@example.com", password: "whatever1" });
+    const wrong = await anonymous(t.app).post("/api/login", { email: "known@example.com", password: "wrongpass" });
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.json()).toEqual({ message: "Invalid email or password" });
+    expect(wrong.json()).toEqual({ message: "Invalid email or password" });
+  });
+
+  it("gives a new session id at every login and destroys it on the server at logout", async () => {
+    const user = await makeUser(t.db, { password: "rightpass" });
+    const first = await anonymous(t.app).post("/api/login", { email: user.email, password: "rightpass" });
+    const second = await anonymous(t.app).post("/api/login", { email: user.email, password: "rightpass" });
+    expect(cookieOf(first)).not.toBe(cookieOf(second));
+
+    const cookie = cookieOf(second);
+    const logout = await t.app.inject({ method: "POST", url: "/api/logout", headers: { cookie } });
+    expect(logout.statusCode).toBe(200);
+    const after = await t.app.inject({ method: "GET", url: "/api/user", headers: { cookie } });
+    expect(after.statusCode).toBe(401);
+  });
+
+  it("answers 401 on /api/user and false admin status when nobody is signed in", async () => {
+    expect((await anonymous(t.app).get("/api/user")).statusCode).toBe(401);
+    expect((await anonymous(t.app).get("/api/user/platform-admin-status")).json()).toEqual({ isPlatformAdmin: false });
+  });
+
+  it("ends a session that passed its idle expiry", async () => {
+    const user = await makeUser(t.db, { password: "rightpass" });
+    const me = await signIn(t.app, user);
+    await t.db.update(sessions).set({ expire: new Date(Date.now() - 1000) });
+    expect((await me.get("/api/user")).statusCode).toBe(401);
+  });
+
+  it("throttles repeated failures on one account with 429 and Retry-After, then lets the real user in later", async () => {
+    const user = await makeUser(t.db, { password: "rightpass" });
+    for (let i = 0; i < THROTTLE.maxAccountFailures; i++) {
+      await anonymous(t.app).post("/api/login", { email: user.email, password: "badpass1" });
+    }
+    const blocked = await anonymous(t.app).post("/api/login", { email: user.email, password: "rightpass" });
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
+
+    // The block is temporary: once it passes, the right password works again.
+    await t.db.execute(`update login_attempts set blocked_until = now() - interval '1 second'` as never);
+    const later = await anonymous(t.app).post("/api/login", { email: user.email, password: "rightpass" });
+    expect(later.statusCode).toBe(200);
+  });
+
+  it("refuses a write from another origin", async () => {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/api/login",
+      headers: { origin: "https://evil.example", host: "localhost:5000" },
+      payload: { email: "known@example.com", password: "rightpass" },
+    });
+    expect(response.statusCode).toBe(403);
+  });
+});
+
+describe("dealership membership", () => {
+  it("lets a member switch current dealership and refuses a non-member with 403", async () => {
+    const a = await makeDealership(t.db);
+    const b = await makeDealership(t.db);
+    const other = await makeDealership(t.db);
+    const user = await makeUser(t.db, { memberships: [{ dealershipId: a.id, role: "sales" }, { dealershipId: b.id, role: "frontDesk" }] });
+    const me = await signIn(t.app, user);
+    expect((await me.post("/api/user/current-dealership", { dealershipId: b.id })).statusCode).toBe(200);
+    expect((await me.get("/api/user")).json().currentDealershipId).toBe(b.id);
+    expect((await me.post("/api/user/current-dealership", { dealershipId: other.id })).statusCode).toBe(403);
+    expect((await me.get("/api/user")).json().currentDealershipId).toBe(b.id);
+  });
+
+  it("answers a member's role per dealership, 403 for another dealership", async () => {
+    const a = await makeDealership(t.db);
+    const other = await makeDealership(t.db);
+    const user = await makeUser(t.db, { memberships: [{ dealershipId: a.id, role: "frontDesk" }] });
+    const me = await signIn(t.app, user);
+    expect((await me.get(`/api/dealerships/${a.id}/users/${user.id}/role`)).json()).toEqual({ role: "frontDesk" });
+    expect((await me.get(`/api/dealerships/${other.id}/users/${user.id}/role`)).statusCode).toBe(403);
+  });
+
+  it("stops access at once when a membership is deactivated", async () => {
+    const a = await makeDealership(t.db);
+    const user = await makeUser(t.db, { memberships: [{ dealershipId: a.id, role: "sales" }] });
+    const me = await signIn(t.app, user);
+    await t.db.update(dealershipUsers).set({ active: false }).where(eq(dealershipUsers.userId, user.id));
+    expect((await me.get(`/api/dealerships/${a.id}/users/${user.id}/role`)).statusCode).toBe(403);
+    expect((await me.get("/api/dealerships")).json()).toEqual([]);
+  });
+});
+
+describe("health", () => {
+  it("answers ok while the database answers", async () => {
+    const response = await anonymous(t.app).get("/api/health");
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: "ok" });
+  });
+});

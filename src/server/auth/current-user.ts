@@ -1,0 +1,29 @@
+import { eq } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
+import { users } from "../db/schema/users";
+import { unauthorized } from "../http/errors";
+
+export type UserRow = typeof users.$inferSelect;
+
+/** What the client may see of a user: never the password hash, two-factor secret or backup codes. */
+export type SessionUser = Omit<UserRow, "password" | "twoFactorSecret" | "twoFactorBackupCodes">;
+
+export function publicUser(row: UserRow): SessionUser {
+  const { password: _p, twoFactorSecret: _s, twoFactorBackupCodes: _b, ...rest } = row;
+  return rest;
+}
+
+/** The signed-in user (loaded once per request), or null. */
+export async function currentUser(request: FastifyRequest): Promise<SessionUser | null> {
+  if (request.userCache !== undefined) return request.userCache;
+  const session = request.session;
+  if (!session) return (request.userCache = null);
+  const [row] = await request.server.db.select().from(users).where(eq(users.id, session.userId)).limit(1);
+  return (request.userCache = row ? publicUser(row) : null);
+}
+
+export async function requireUser(request: FastifyRequest): Promise<SessionUser> {
+  const user = await currentUser(request);
+  if (!user) throw unauthorized();
+  return user;
+}

@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { loginSchema, registerSchema, currentDealershipSchema } from "../../shared/schemas/auth";
+import type { Config } from "../config";
+import { addMember, createDealership, dealershipsOfUser, setCurrentDealership } from "../dealerships/queries";
+import { conflict, forbidden, notFound, parseInput, unauthorized } from "../http/errors";
+import { grantPlatformAdminByEmail, isPlatformAdmin } from "../platform/admins";
+import { createUser, isUniqueViolation, userByEmail } from "../users/queries";
+import { currentUser, publicUser, requireUser } from "./current-user";
+import { assertNotThrottled, recordFailedLogin, recordSuccessfulLogin } from "./login-throttle";
+import { burnPasswordCheck, verifyPassword } from "./passwords";
+import { endSession, SESSION_COOKIE, startSession } from "./sessions";
+import { requireDealershipAccess, roleInDealership } from "./tenancy";
+
+const INVALID_LOGIN = "Invalid email or password";
+
+function sessionPolicy(config: Config) {
+  return { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs };
+}
+
+async function signIn(app: FastifyInstance, reply: FastifyReply, userId: string): Promise<void> {
+  const { token, expires } = await startSession(app.db, userId, sessionPolicy(app.config));
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: app.config.secureCookies,
+    expires,
+  });
+}
+
+export async function authRoutes(app: FastifyInstance): Promise<void> {
+  // part 1 §4: register creates the user and a dealership with the user as management, then signs in.
+  app.post("/api/register", async (request, reply) => {
+    const input = parseInput(registerSchema, request.body);
+    let created;
+    try {
+      created = await app.db.transaction(async (tx) => {
+        const dealership = await createDealership(tx, { name: input.dealershipName });
+        const user = await createUser(tx, { ...input, currentDealershipId: dealership.id });
+        await addMember(tx, { userId: user.id, dealershipId: dealership.id, role: "management", addedBy: user.id });
+        return user;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict("An account with this email already exists");
+      throw error;
+    }
+    if (app.config.platformAdminEmails.includes(created.email)) await grantPlatformAdminByEmail(app.db, created.email);
+    await signIn(app, reply, created.id);
+    return reply.code(201).send(publicUser(created));
+  });
+
+  app.post("/api/login", async (request, reply) => {
+    const input = parseInput(loginSchema, request.body);
+    await assertNotThrottled(app.db, input.email, request.ip);
+    const user = await userByEmail(app.db, input.email);
+    // Same answer and about the same time for an unknown e-mail and a wrong password.
+    const ok = user ? await verifyPassword(user.password, input.password) : await burnPasswordCheck(input.password);
+    if (!user || !ok) {
+      await recordFailedLogin(app.db, input.email, request.ip);
+      throw unauthorized(INVALID_LOGIN);
+    }
+    await recordSuccessfulLogin(app.db, input.email);
+    if (request.session) await endSession(app.db, request.session.sid);
+    await signIn(app, reply, user.id);
+    return publicUser(user);
+  });
+
+  // The client navigates here when it finds itself signed out (part 1 §2.1); the sign-in screen is /auth.
+  app.get("/api/login", async (_request, reply) => reply.redirect("/auth"));
+
+  app.post("/api/logout", async (request, reply) => {
+    if (request.session) await endSession(app.db, request.session.sid);
+    reply.clearCookie(SESSION_COOKIE, { path: "/" });
+    reply.header("cache-control", "no-store");
+    return { message: "Logged out" };
+  });
+
+  app.get("/api/user", async (request) => requireUser(request));
+
+  app.get("/api/user/platform-admin-status", async (request) => {
+    const user = await currentUser(request);
+    return { isPlatformAdmin: user ? await isPlatformAdmin(app.db, user.id) : false };
+  });
+
+  app.get("/api/dealerships", async (request) => {
+    const user = await requireUser(request);
+    return dealershipsOfUser(app.db, user.id);
+  });
+
+  app.post("/api/user/current-dealership", async (request) => {
+    const user = await requireUser(request);
+    const { dealershipId } = parseInput(currentDealershipSchema, request.body);
+    if (!(await roleInDealership(app.db, user.id, dealershipId))) throw forbidden("You do not have access to this dealership");
+    await setCurrentDealership(app.db, user.id, dealershipId);
+    return { currentDealershipId: dealershipId };
+  });
+
+  app.get<{ Params: { id: string; userId: string } }>("/api/dealerships/:id/users/:userId/role", async (request) => {
+    const access = await requireDealershipAccess(request, request.params.id);
+    if (request.params.userId === access.user.id) return { role: access.role };
+    const role = await roleInDealership(app.db, request.params.userId, access.dealershipId);
+    if (!role) throw notFound("That user is not a member of this dealership");
+    return { role };
+  });
+}

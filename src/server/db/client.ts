@@ -1,0 +1,86 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema/index";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction handle: the same query surface as Db. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../../drizzle", import.meta.url));
+// Any constant shared by all app processes: only one of them applies migrations at a time.
+const MIGRATION_LOCK_KEY = 7_470_012_345;
+
+/** Embedded PostgreSQL (PGlite). dataDir undefined means in memory; a PGlite instance may be passed (tests). */
+export function openPglite(options: { dataDir?: string; client?: PGlite }): Database {
+  if (options.dataDir) mkdirSync(path.dirname(options.dataDir), { recursive: true });
+  const client = options.client ?? new PGlite(options.dataDir);
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: "pglite",
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+export function openPostgres(connectionString: string, poolSize = 10): Database & { pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  return {
+    db,
+    pool,
+    kind: "postgres",
+    ping: async () => {
+      await pool.query("select 1");
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Applies pending migrations. On a server, an advisory lock lets several processes start at once safely. */
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (database.kind === "pglite") {
+    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    return;
+  }
+  const pool = (database as Database & { pool: pg.Pool }).pool;
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    client.release();
+  }
+}
+
+export async function isEmptyDatabase(db: Db): Promise<boolean> {
+  const result = await db.execute(sql`select count(*)::int as n from dealerships`);
+  return (rowsOf<{ n: number }>(result)[0]?.n ?? 0) === 0;
+}
+
+/** Rows of a db.execute result: node-postgres and PGlite both answer { rows }. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

@@ -1,0 +1,54 @@
+import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { DEFAULT_TIMEZONE } from "../../../shared/constants";
+import { at, createdAt, id } from "./columns";
+import { users } from "./users";
+
+export const dealerships = pgTable("dealerships", {
+  id: id(),
+  name: text("name").notNull(),
+  address: text("address"),
+  phone: text("phone"),
+  email: text("email"),
+  logo: text("logo"),
+  website: text("website"),
+  /** IANA zone: "today", "yesterday" and "upcoming" are on the dealership's clock. */
+  timezone: text("timezone").notNull().default(DEFAULT_TIMEZONE),
+  active: boolean("active").notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const dealershipUsers = pgTable(
+  "dealership_users",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    dealershipId: text("dealership_id")
+      .notNull()
+      .references(() => dealerships.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["sales", "frontDesk", "management"] }).notNull(),
+    addedAt: at("added_at").notNull().defaultNow(),
+    addedBy: text("added_by").references(() => users.id, { onDelete: "set null" }),
+    active: boolean("active").notNull().default(true),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.dealershipId] }), index("dealership_users_dealership_idx").on(t.dealershipId)],
+);
+
+export const dealershipInvites = pgTable(
+  "dealership_invites",
+  {
+    id: id(),
+    email: text("email").notNull(),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    dealershipId: text("dealership_id")
+      .notNull()
+      .references(() => dealerships.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["sales", "frontDesk", "management"] }).notNull(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    invitedAt: createdAt(),
+    status: text("status", { enum: ["pending", "accepted", "expired"] }).notNull().default("pending"),
+    expiresAt: at("expires_at").notNull(),
+  },
+  (t) => [index("dealership_invites_dealership_idx").on(t.dealershipId), index("dealership_invites_email_idx").on(t.email)],
+);

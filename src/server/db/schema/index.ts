@@ -1,0 +1,8 @@
+// The whole schema for drizzle-kit and the drizzle client. Tables live in one file per area.
+export * from "./users";
+export * from "./dealerships";
+export * from "./leads";
+export * from "./appointments";
+export * from "./test-drives";
+export * from "./notifications";
+export * from "./platform";

@@ -1,0 +1,57 @@
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { at, createdAt, id, updatedAt } from "./columns";
+
+export const users = pgTable("users", {
+  id: id(),
+  email: text("email").notNull().unique(),
+  password: text("password").notNull(),
+  firstName: text("first_name"),
+  lastName: text("last_name"),
+  profileImageUrl: text("profile_image_url"),
+  phone: text("phone"),
+  currentDealershipId: text("current_dealership_id"),
+  twoFactorSecret: text("two_factor_secret"),
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+  twoFactorBackupCodes: text("two_factor_backup_codes").array().notNull().default([]),
+  passwordChangedAt: at("password_changed_at"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Server-side sessions (part 1 §3): sid is the SHA-256 of the cookie token, so a database leak gives no sessions. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    sid: text("sid").primaryKey(),
+    sess: jsonb("sess").$type<SessionData>().notNull(),
+    expire: timestamp("expire", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("sessions_expire_idx").on(t.expire)],
+);
+
+export interface SessionData {
+  userId: string;
+  /** Absolute expiry, epoch milliseconds: a session never outlives this however active it is. */
+  absoluteExpiry: number;
+  createdAt: number;
+}
+
+/** Failed sign-in counters shared by every app process (throttling per account and per client address). */
+export const loginAttempts = pgTable("login_attempts", {
+  /** "account:<email>" or "address:<ip>". */
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  windowStart: at("window_start").notNull().defaultNow(),
+  blockedUntil: at("blocked_until"),
+});
+
+export const userTokens = pgTable("user_tokens", {
+  token: text("token").primaryKey(),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  device: text("device"),
+  userRole: text("user_role"),
+  active: boolean("active").notNull().default(true),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,17 @@
+import type { ActiveSession } from "../auth/sessions";
+import type { SessionUser } from "../auth/current-user";
+import type { Config } from "../config";
+import type { Db } from "../db/client";
+import type { Mailer } from "../mail/mailer";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    db: Db;
+    mailer: Mailer;
+    config: Config;
+  }
+  interface FastifyRequest {
+    session: ActiveSession | null;
+    userCache: SessionUser | null | undefined;
+  }
+}

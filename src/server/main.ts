@@ -1,0 +1,58 @@
+import path from "node:path";
+import pino from "pino";
+import { buildApp, DEFAULT_CLIENT_DIR } from "./app";
+import { deleteExpiredSessions } from "./auth/sessions";
+import { loadConfig } from "./config";
+import { isEmptyDatabase, migrateDatabase, openPglite, openPostgres, type Database } from "./db/client";
+import { DEMO_PASSWORD, seedDemo } from "./db/seed-demo";
+import { grantConfiguredPlatformAdmins } from "./platform/admins";
+
+// Process entry: config -> database -> migrations -> demo data -> listen; graceful shutdown on SIGTERM.
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = pino({ level: config.logLevel });
+  const database: Database = config.databaseUrl
+    ? openPostgres(config.databaseUrl)
+    : openPglite({ dataDir: path.join(config.dataDir, "pglite") });
+  logger.info({ database: database.kind, dataDir: config.databaseUrl ? undefined : config.dataDir }, "opening database");
+
+  await migrateDatabase(database);
+  if (config.seedDemo && (await isEmptyDatabase(database.db))) {
+    const logins = await seedDemo(database.db, logger);
+    const lines = logins.map((l) => `  ${l.email.padEnd(34)} ${l.role}`).join("\n");
+    logger.info(`Demo logins (password "${DEMO_PASSWORD}"):\n${lines}`);
+  }
+  await grantConfiguredPlatformAdmins(database.db, config.platformAdminEmails);
+  await deleteExpiredSessions(database.db);
+
+  const app = await buildApp({ config, database, clientDir: DEFAULT_CLIENT_DIR, logger });
+  await app.listen({ port: config.port, host: config.host });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const deadline = setTimeout(() => {
+      logger.error("shutdown took too long; exiting");
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    // close() stops accepting and waits for requests in flight.
+    await app.close();
+    await app.mailer.drain();
+    app.mailer.close();
+    await database.close();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

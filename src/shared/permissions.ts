@@ -1,0 +1,21 @@
+import type { DealershipRole } from "./constants";
+
+// Role -> capability map from part 1 §6 and part 2 §6. The server guards and the UI both ask `can`.
+const CAPABILITIES = {
+  accessNewLeads: ["sales", "frontDesk", "management"],
+  viewReports: ["sales", "management"],
+  managementAccess: ["management"],
+  manageUsers: ["management"],
+  manageVehicles: ["management"],
+  seeAllAppointments: ["frontDesk", "management"],
+  seeAllClaimedLeads: ["frontDesk", "management"],
+  sendReminders: ["frontDesk", "management"],
+  assignLeads: ["frontDesk", "management"],
+} as const satisfies Record<string, readonly DealershipRole[]>;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+export function can(role: DealershipRole | null | undefined, capability: Capability): boolean {
+  if (!role) return false;
+  return (CAPABILITIES[capability] as readonly DealershipRole[]).includes(role);
+}

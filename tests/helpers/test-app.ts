@@ -1,0 +1,99 @@
+import { readFileSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import { nanoid } from "nanoid";
+import pg from "pg";
+import { inject } from "vitest";
+import { buildApp } from "../../src/server/app";
+import { testConfig, type Config } from "../../src/server/config";
+import { openPglite, openPostgres, type Database, type Db } from "../../src/server/db/client";
+
+// A fresh database per call (a copy of the migrated template) and the real app on it, driven with inject.
+
+export async function createTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  const template = inject("postgresTemplate");
+  if (serverUrl && template) {
+    const name = `showroom_test_${nanoid(10).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${template}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const database = openPostgres(url.toString(), 20);
+    return {
+      ...database,
+      async drop() {
+        await database.close();
+        const a = new pg.Client({ connectionString: serverUrl });
+        await a.connect();
+        await a.query(`drop database if exists ${name} with (force)`);
+        await a.end();
+      },
+    };
+  }
+  const tar = readFileSync(inject("pgliteTemplate"));
+  const client = new PGlite({ loadDataDir: new Blob([tar]) });
+  const database = openPglite({ client });
+  return { ...database, drop: () => database.close() };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  database: Database;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(config: Partial<Config> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const app = await buildApp({ config: testConfig(config), database });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    database,
+    async close() {
+      await app.close();
+      await app.mailer.drain();
+      await database.drop();
+    },
+  };
+}
+
+/** A signed-in client for inject: logs in once and sends the session cookie with every request. */
+export interface Agent {
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  get(url: string): Promise<LightMyRequestResponse>;
+  post(url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  patch(url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  put(url: string, payload?: unknown): Promise<LightMyRequestResponse>;
+  delete(url: string): Promise<LightMyRequestResponse>;
+}
+
+export function agent(app: FastifyInstance, cookie?: string): Agent {
+  const request = (options: InjectOptions) =>
+    app.inject({ ...options, headers: { ...(cookie ? { cookie } : {}), ...(options.headers ?? {}) } });
+  const withBody = (method: "POST" | "PATCH" | "PUT") => (url: string, payload?: unknown) =>
+    request({ method, url, ...(payload === undefined ? {} : { payload: payload as object }) });
+  return {
+    request,
+    get: (url) => request({ method: "GET", url }),
+    post: withBody("POST"),
+    patch: withBody("PATCH"),
+    put: withBody("PUT"),
+    delete: (url) => request({ method: "DELETE", url }),
+  };
+}
+
+/** Signs in through POST /api/login and answers an agent carrying that session. */
+export async function signIn(app: FastifyInstance, user: { email: string; password: string }): Promise<Agent> {
+  const response = await app.inject({ method: "POST", url: "/api/login", payload: { email: user.email, password: user.password } });
+  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  const setCookie = response.headers["set-cookie"];
+  const first = Array.isArray(setCookie) ? setCookie[0] : setCookie;
+  return agent(app, first?.split(";")[0]);
+}
+
+export const anonymous = (app: FastifyInstance): Agent => agent(app);
