@@ -46,6 +46,8 @@ export function openPglite(options: { dataDir?: string; client?: PGlite }): Data
 
 export function openPostgres(connectionString: string, poolSize = 10): Database & { pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString, max: poolSize });
+  // An idle connection dropped by the server (restart, failover) must not crash the process; the pool replaces it.
+  pool.on("error", () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return {
     db,

@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrateDatabase, openPostgres } from "../../src/server/db/client";
+
+// The real process: start-up with demo data, health, graceful SIGTERM, and migrations from two processes at once.
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+  const port = await freePort();
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+    if (ok) return { child, port, output: () => output };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not start:\n${output}`);
+}
+
+describe("the server process", () => {
+  it("starts on an empty embedded database with demo data, prints the demo logins, and stops cleanly on SIGTERM", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "showroom-proc-"));
+    dirs.push(dataDir);
+    const { child, port, output } = await startServer({ DATA_DIR: dataDir, SEED_DEMO: "", DATABASE_URL: "" });
+
+    expect(output()).toContain("sales@demo.showroom");
+    const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "manager@demo.showroom", password: "showroom123" }),
+    });
+    expect(login.status).toBe(200);
+    // Logs never carry a password or a cookie.
+    expect(output()).not.toContain("showroom123\"}");
+    expect(output()).not.toContain("showroom.sid=");
+
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const started = Date.now();
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 60_000);
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("migrations on a PostgreSQL server", () => {
+  it("are applied once when two processes start at the same time", async () => {
+    const serverUrl = process.env.TEST_DATABASE_URL!;
+    const name = `showroom_migrate_${process.pid}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists ${name}`);
+    await admin.query(`create database ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    const a = openPostgres(url.toString(), 2);
+    const b = openPostgres(url.toString(), 2);
+    try {
+      await Promise.all([migrateDatabase(a), migrateDatabase(b)]);
+      const applied = await a.pool.query("select count(*)::int as n from drizzle.__drizzle_migrations");
+      const files = (await import("node:fs")).readdirSync("drizzle").filter((f) => f.endsWith(".sql"));
+      expect(applied.rows[0].n).toBe(files.length);
+    } finally {
+      await a.close();
+      await b.close();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  }, 60_000);
+});
