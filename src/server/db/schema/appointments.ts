@@ -1,4 +1,4 @@
-import { boolean, date, index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { APPOINTMENT_STATUSES, DEFAULT_APPOINTMENT_DURATION } from "../../../shared/constants";
 import { at, createdAt, id } from "./columns";
 import { dealerships } from "./dealerships";
@@ -37,5 +37,31 @@ export const appointments = pgTable(
     index("appointments_assigned_date_idx").on(t.assignedTo, t.date, t.time),
     index("appointments_lead_idx").on(t.leadId),
     index("appointments_dealership_created_idx").on(t.dealershipId, t.createdAt),
+  ],
+);
+
+/**
+ * Private iCalendar subscriptions (decision 023): one per user and dealership. Only the SHA-256 of the secret
+ * token is stored, so the feed URL is shown once, when it is made; regenerating replaces the hash.
+ */
+export const calendarFeeds = pgTable(
+  "calendar_feeds",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    dealershipId: text("dealership_id")
+      .notNull()
+      .references(() => dealerships.id, { onDelete: "cascade" }),
+    /** "mine": the user's own appointments; "dealership": all of them (front desk and management only). */
+    scope: text("scope", { enum: ["mine", "dealership"] }).notNull().default("mine"),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    lastFetchedAt: at("last_fetched_at"),
+  },
+  (t) => [
+    uniqueIndex("calendar_feeds_token_hash_idx").on(t.tokenHash),
+    uniqueIndex("calendar_feeds_user_dealership_idx").on(t.userId, t.dealershipId),
   ],
 );
