@@ -45,6 +45,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest("session", null);
   app.decorateRequest("userCache", undefined);
 
+  // Every route, for the access tests that check no API route is reachable without the right session.
+  const routeList: Array<{ method: string; url: string }> = [];
+  app.decorate("routeList", routeList);
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) if (method !== "HEAD") routeList.push({ method, url: route.url });
+  });
+
   await app.register(cookie);
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -9,6 +9,7 @@ declare module "fastify" {
     db: Db;
     mailer: Mailer;
     config: Config;
+    routeList: Array<{ method: string; url: string }>;
   }
   interface FastifyRequest {
     session: ActiveSession | null;
