@@ -1,4 +1,11 @@
 import type { FastifyInstance } from "fastify";
+import { appointmentRoutes } from "./appointments/routes";
+import { emailNotificationRoutes } from "./notifications/email-routes";
+import { teamRoutes } from "./team/routes";
 
 // The product areas' HTTP routes, registered by buildApp. Each area adds its routes.ts here.
-export const areaRoutes: Array<(app: FastifyInstance) => Promise<void>> = [];
+export const areaRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
+  appointmentRoutes,
+  teamRoutes,
+  emailNotificationRoutes,
+];

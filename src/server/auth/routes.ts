@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { loginSchema, registerSchema, currentDealershipSchema } from "../../shared/schemas/auth";
-import type { Config } from "../config";
 import { addMember, createDealership, dealershipsOfUser, setCurrentDealership } from "../dealerships/queries";
 import { conflict, forbidden, notFound, parseInput, unauthorized } from "../http/errors";
 import { grantPlatformAdminByEmail, isPlatformAdmin } from "../platform/admins";
@@ -8,29 +7,22 @@ import { createUser, isUniqueViolation, userByEmail } from "../users/queries";
 import { currentUser, publicUser, requireUser } from "./current-user";
 import { assertNotThrottled, recordFailedLogin, recordSuccessfulLogin } from "./login-throttle";
 import { burnPasswordCheck, verifyPassword } from "./passwords";
-import { endSession, SESSION_COOKIE, startSession } from "./sessions";
+import { endSession, SESSION_COOKIE } from "./sessions";
+import { signIn } from "./sign-in";
+import { registerByInvitation } from "../team/registration";
 import { requireDealershipAccess, roleInDealership } from "./tenancy";
 
 const INVALID_LOGIN = "Invalid email or password";
 
-function sessionPolicy(config: Config) {
-  return { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs };
-}
-
-async function signIn(app: FastifyInstance, reply: FastifyReply, userId: string): Promise<void> {
-  const { token, expires } = await startSession(app.db, userId, sessionPolicy(app.config));
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: app.config.secureCookies,
-    expires,
-  });
-}
-
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   // part 1 §4: register creates the user and a dealership with the user as management, then signs in.
   app.post("/api/register", async (request, reply) => {
+    // An e-mail with a pending invitation joins the inviting dealership instead (part 1 §4; decision 032).
+    const invited = await registerByInvitation(app, request.body);
+    if (invited) {
+      await signIn(app, reply, invited.id);
+      return reply.code(201).send(publicUser(invited));
+    }
     const input = parseInput(registerSchema, request.body);
     let created;
     try {

@@ -3,6 +3,7 @@ import type { DealershipRole } from "../../shared/constants";
 import type { Db, Tx } from "../db/client";
 import { dealershipUsers, dealerships } from "../db/schema/dealerships";
 import { users } from "../db/schema/users";
+import { seedEmailTriggers } from "../notifications/email-triggers";
 
 export type DealershipRow = typeof dealerships.$inferSelect;
 export type NewDealership = typeof dealerships.$inferInsert;
@@ -13,6 +14,7 @@ export async function createDealership(tx: Executor, values: NewDealership): Pro
   const [row] = await tx.insert(dealerships).values(values).returning();
   if (!row) throw new Error("dealership insert returned nothing");
   // Other areas' per-dealership setup (e.g. e-mail notification triggers) is called here, in the same transaction.
+  await seedEmailTriggers(tx, row.id);
   return row;
 }
 

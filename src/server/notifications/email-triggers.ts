@@ -1,0 +1,205 @@
+import { and, asc, eq, notInArray, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { EmailSubscription, EmailTrigger } from "../../shared/schemas/team";
+import type { Db, Tx } from "../db/client";
+import { dealershipUsers, dealerships } from "../db/schema/dealerships";
+import { emailNotificationSubscriptions, emailNotificationTriggers } from "../db/schema/notifications";
+import { users } from "../db/schema/users";
+import { badRequest, notFound } from "../http/errors";
+
+// E-mail notifications (part 2 §2 Email Notifications, §3, §4; decision 034). Each dealership has one row per
+// trigger below; management turns a trigger on or off and chooses who is subscribed. When an event happens the
+// area that caused it calls `notifyByEmail`, which mails each subscribed active member of that dealership.
+
+export const EMAIL_TRIGGERS = [
+  {
+    name: "lead_created",
+    displayName: "New Lead",
+    description: "A new lead is added to the dealership, from the app or an integration.",
+  },
+  {
+    name: "lead_claimed",
+    displayName: "Lead Claimed",
+    description: "A sales associate claims a lead, or a lead is assigned to a rep.",
+  },
+  {
+    name: "lead_status_changed",
+    displayName: "Lead Status Changed",
+    description: "A lead moves to another status, such as contacted, qualified, closed or lost.",
+  },
+  {
+    name: "appointment_created",
+    displayName: "New Appointment",
+    description: "An appointment is scheduled with a customer.",
+  },
+  {
+    name: "appointment_status_changed",
+    displayName: "Appointment Status Changed",
+    description: "An appointment is marked arrived, completed, cancelled or no-show.",
+  },
+  {
+    name: "unattended_leads_reminder",
+    displayName: "Unattended Leads Reminder",
+    description: "Front desk or management sends a reminder that new leads are waiting to be claimed.",
+  },
+] as const;
+
+export type EmailTriggerName = (typeof EMAIL_TRIGGERS)[number]["name"];
+
+/** Creates any missing trigger rows of a dealership (active by default). Safe to call again. */
+export async function seedEmailTriggers(tx: Db | Tx, dealershipId: string): Promise<void> {
+  await tx
+    .insert(emailNotificationTriggers)
+    .values(EMAIL_TRIGGERS.map((t) => ({ ...t, dealershipId, isActive: true })))
+    .onConflictDoNothing({ target: [emailNotificationTriggers.dealershipId, emailNotificationTriggers.name] });
+}
+
+const ORDER = sql`case ${emailNotificationTriggers.name} ${sql.join(
+  EMAIL_TRIGGERS.map((t, i) => sql`when ${t.name} then ${i}`),
+  sql` `,
+)} else 99 end`;
+
+export async function dealershipTriggers(db: Db, dealershipId: string): Promise<EmailTrigger[]> {
+  // Dealerships made before triggers existed get theirs on first look (decision 034).
+  await seedEmailTriggers(db, dealershipId);
+  return db
+    .select()
+    .from(emailNotificationTriggers)
+    .where(eq(emailNotificationTriggers.dealershipId, dealershipId))
+    .orderBy(ORDER, asc(emailNotificationTriggers.displayName));
+}
+
+export async function setTriggerActive(db: Db, dealershipId: string, triggerId: string, isActive: boolean): Promise<EmailTrigger> {
+  const [row] = await db
+    .update(emailNotificationTriggers)
+    .set({ isActive })
+    .where(and(eq(emailNotificationTriggers.id, triggerId), eq(emailNotificationTriggers.dealershipId, dealershipId)))
+    .returning();
+  if (!row) throw notFound("Email notification not found");
+  return row;
+}
+
+export async function dealershipSubscriptions(db: Db, dealershipId: string): Promise<EmailSubscription[]> {
+  return db
+    .select({
+      id: emailNotificationSubscriptions.id,
+      userId: emailNotificationSubscriptions.userId,
+      triggerId: emailNotificationSubscriptions.triggerId,
+      isSubscribed: emailNotificationSubscriptions.isSubscribed,
+    })
+    .from(emailNotificationSubscriptions)
+    .innerJoin(
+      dealershipUsers,
+      and(
+        eq(dealershipUsers.userId, emailNotificationSubscriptions.userId),
+        eq(dealershipUsers.dealershipId, emailNotificationSubscriptions.dealershipId),
+      ),
+    )
+    .where(and(eq(emailNotificationSubscriptions.dealershipId, dealershipId), eq(dealershipUsers.active, true)));
+}
+
+/** Subscribes or unsubscribes one member to one trigger of this dealership (upsert on user and trigger). */
+export async function setSubscription(
+  db: Db,
+  dealershipId: string,
+  input: { userId: string; triggerId: string; isSubscribed: boolean },
+): Promise<EmailSubscription> {
+  const [trigger] = await db
+    .select({ id: emailNotificationTriggers.id })
+    .from(emailNotificationTriggers)
+    .where(and(eq(emailNotificationTriggers.id, input.triggerId), eq(emailNotificationTriggers.dealershipId, dealershipId)))
+    .limit(1);
+  if (!trigger) throw badRequest("That email notification does not belong to this dealership", { triggerId: "Unknown trigger" });
+  const [member] = await db
+    .select({ userId: dealershipUsers.userId })
+    .from(dealershipUsers)
+    .where(
+      and(eq(dealershipUsers.userId, input.userId), eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.active, true)),
+    )
+    .limit(1);
+  if (!member) throw badRequest("That user is not a member of this dealership", { userId: "Not a member of this dealership" });
+  const [row] = await db
+    .insert(emailNotificationSubscriptions)
+    .values({ dealershipId, ...input })
+    .onConflictDoUpdate({
+      target: [emailNotificationSubscriptions.userId, emailNotificationSubscriptions.triggerId],
+      set: { isSubscribed: input.isSubscribed },
+    })
+    .returning({
+      id: emailNotificationSubscriptions.id,
+      userId: emailNotificationSubscriptions.userId,
+      triggerId: emailNotificationSubscriptions.triggerId,
+      isSubscribed: emailNotificationSubscriptions.isSubscribed,
+    });
+  return row!;
+}
+
+/** The e-mail addresses to notify: subscribed, active members of an active dealership, trigger active. */
+export async function triggerRecipients(
+  db: Db,
+  dealershipId: string,
+  trigger: EmailTriggerName,
+  excludeUserIds: string[] = [],
+): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ email: users.email })
+    .from(emailNotificationSubscriptions)
+    .innerJoin(emailNotificationTriggers, eq(emailNotificationTriggers.id, emailNotificationSubscriptions.triggerId))
+    .innerJoin(
+      dealershipUsers,
+      and(
+        eq(dealershipUsers.userId, emailNotificationSubscriptions.userId),
+        eq(dealershipUsers.dealershipId, emailNotificationTriggers.dealershipId),
+      ),
+    )
+    .innerJoin(dealerships, eq(dealerships.id, emailNotificationTriggers.dealershipId))
+    .innerJoin(users, eq(users.id, emailNotificationSubscriptions.userId))
+    .where(
+      and(
+        eq(emailNotificationTriggers.dealershipId, dealershipId),
+        eq(emailNotificationTriggers.name, trigger),
+        eq(emailNotificationTriggers.isActive, true),
+        eq(emailNotificationSubscriptions.isSubscribed, true),
+        eq(dealershipUsers.active, true),
+        eq(dealerships.active, true),
+        excludeUserIds.length ? notInArray(users.id, excludeUserIds) : undefined,
+      ),
+    );
+  return rows.map((r) => r.email);
+}
+
+export interface EmailNotification {
+  dealershipId: string;
+  trigger: EmailTriggerName;
+  subject: string;
+  text: string;
+  html?: string;
+  /** Who caused the event, so they are not told about their own action. */
+  excludeUserIds?: string[];
+}
+
+/**
+ * Mails everyone subscribed to an active trigger of this dealership. Never throws and never waits for SMTP:
+ * it only looks up the recipients, then each mail is sent in the background and recorded in emails_log as
+ * sent or failed. Call it after the write succeeded: `await notifyByEmail(app, {...})`.
+ * Answers the addresses queued (tests read this).
+ */
+export async function notifyByEmail(app: FastifyInstance, notification: EmailNotification): Promise<string[]> {
+  try {
+    const recipients = await triggerRecipients(app.db, notification.dealershipId, notification.trigger, notification.excludeUserIds);
+    for (const to of recipients) {
+      app.mailer.sendInBackground({
+        to,
+        subject: notification.subject,
+        text: notification.text,
+        html: notification.html,
+        emailType: notification.trigger,
+        dealershipId: notification.dealershipId,
+      });
+    }
+    return recipients;
+  } catch (error) {
+    app.log.error({ err: error, trigger: notification.trigger }, "email notification lookup failed");
+    return [];
+  }
+}

@@ -1,0 +1,106 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { DealershipRole } from "../../shared/constants";
+import type { DealershipMember } from "../../shared/schemas/team";
+import type { Db, Tx } from "../db/client";
+import { dealershipUsers } from "../db/schema/dealerships";
+import { leads } from "../db/schema/leads";
+import { emailNotificationSubscriptions } from "../db/schema/notifications";
+import { users } from "../db/schema/users";
+import { conflict, notFound } from "../http/errors";
+
+// Dealership members (part 2 §2 Users, §3 membership, §4, §5). Membership is read per request by the tenancy
+// guard, so a role change or a removal takes effect on the member's very next request.
+
+export const LAST_MANAGER =
+  "A dealership needs at least one manager. Make another member Management before changing this one.";
+export const CANNOT_REMOVE_SELF = "You cannot delete your own account.";
+
+/** Active members with their user details, managers first, then by name (GET /api/dealerships/{id}/users). */
+export async function dealershipMembers(db: Db, dealershipId: string): Promise<DealershipMember[]> {
+  const rows = await db
+    .select({
+      userId: dealershipUsers.userId,
+      role: dealershipUsers.role,
+      active: dealershipUsers.active,
+      addedAt: dealershipUsers.addedAt,
+      user: { id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email },
+    })
+    .from(dealershipUsers)
+    .innerJoin(users, eq(users.id, dealershipUsers.userId))
+    .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.active, true)))
+    .orderBy(
+      sql`case ${dealershipUsers.role} when 'management' then 0 when 'frontDesk' then 1 else 2 end`,
+      asc(users.firstName),
+      asc(users.lastName),
+      asc(users.email),
+    );
+  return rows.map((r) => ({ ...r, addedAt: r.addedAt.toISOString() }));
+}
+
+/**
+ * Locks the dealership's row so that concurrent role changes and removals are decided one after another:
+ * two managers demoting each other at once cannot leave the dealership without a manager.
+ */
+async function lockMembership(tx: Tx, dealershipId: string, userId: string): Promise<DealershipRole> {
+  await tx.execute(sql`select id from dealerships where id = ${dealershipId} for update`);
+  const [member] = await tx
+    .select({ role: dealershipUsers.role })
+    .from(dealershipUsers)
+    .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.userId, userId), eq(dealershipUsers.active, true)))
+    .limit(1);
+  if (!member) throw notFound("That user is not a member of this dealership");
+  return member.role;
+}
+
+async function otherManagers(tx: Tx, dealershipId: string, userId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(dealershipUsers)
+    .where(
+      and(
+        eq(dealershipUsers.dealershipId, dealershipId),
+        eq(dealershipUsers.role, "management"),
+        eq(dealershipUsers.active, true),
+        sql`${dealershipUsers.userId} <> ${userId}`,
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+export async function changeMemberRole(db: Db, dealershipId: string, userId: string, role: DealershipRole): Promise<void> {
+  await db.transaction(async (tx) => {
+    const current = await lockMembership(tx, dealershipId, userId);
+    if (current === "management" && role !== "management" && (await otherManagers(tx, dealershipId, userId)) === 0) {
+      throw conflict(LAST_MANAGER);
+    }
+    await tx
+      .update(dealershipUsers)
+      .set({ role })
+      .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.userId, userId)));
+  });
+}
+
+/**
+ * Removes a member (part 2 §4): the membership becomes inactive, their claimed leads in this dealership go back
+ * to unclaimed, and their e-mail subscriptions here end, all in one transaction. Answers how many leads returned.
+ */
+export async function removeMember(db: Db, dealershipId: string, userId: string, actorId: string): Promise<number> {
+  if (userId === actorId) throw conflict(CANNOT_REMOVE_SELF);
+  return db.transaction(async (tx) => {
+    const current = await lockMembership(tx, dealershipId, userId);
+    if (current === "management" && (await otherManagers(tx, dealershipId, userId)) === 0) throw conflict(LAST_MANAGER);
+    await tx
+      .update(dealershipUsers)
+      .set({ active: false })
+      .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.userId, userId)));
+    const returned = await tx
+      .update(leads)
+      .set({ status: "new", claimedBy: null, claimedAt: null })
+      .where(and(eq(leads.dealershipId, dealershipId), eq(leads.claimedBy, userId)))
+      .returning({ id: leads.id });
+    await tx
+      .delete(emailNotificationSubscriptions)
+      .where(and(eq(emailNotificationSubscriptions.dealershipId, dealershipId), eq(emailNotificationSubscriptions.userId, userId)));
+    return returned.length;
+  });
+}

@@ -1,0 +1,131 @@
+import type { FastifyInstance } from "fastify";
+import { eq } from "drizzle-orm";
+import {
+  emailVerificationRequestSchema,
+  emailVerificationVerifySchema,
+  inviteSchema,
+  roleChangeSchema,
+} from "../../shared/schemas/team";
+import { fullName } from "../../shared/format";
+import { publicUser, type SessionUser } from "../auth/current-user";
+import { signIn } from "../auth/sign-in";
+import { requireCapability, requireDealershipAccess } from "../auth/tenancy";
+import { dealershipById } from "../dealerships/queries";
+import { users } from "../db/schema/users";
+import { notFound, parseInput } from "../http/errors";
+import {
+  createInvitation,
+  deleteInvitation,
+  invitationView,
+  liveInvitationFor,
+  openInvitations,
+  renewInvitation,
+  type InviteRow,
+} from "./invites";
+import { invitationMail } from "./mails";
+import { changeMemberRole, dealershipMembers, removeMember } from "./members";
+import { grantIfPlatformAdmin } from "./registration";
+import { registerInvitedUser, requestVerificationCode } from "./verification";
+
+type DealershipParams = { Params: { id: string } };
+type InviteParams = { Params: { id: string; inviteId: string } };
+type MemberParams = { Params: { id: string; userId: string } };
+
+const MANAGE_USERS = "Only management can manage users and invitations";
+
+export async function teamRoutes(app: FastifyInstance): Promise<void> {
+  async function manager(request: Parameters<typeof requireDealershipAccess>[0], dealershipId: string) {
+    const access = await requireDealershipAccess(request, dealershipId);
+    requireCapability(access, "manageUsers", MANAGE_USERS);
+    return access;
+  }
+
+  async function sendInvitation(invite: InviteRow, inviter: SessionUser): Promise<void> {
+    const dealership = await dealershipById(app.db, invite.dealershipId);
+    const [existing] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, invite.email)).limit(1);
+    // In the background: a slow or failing SMTP server never holds up the admin panel; emails_log records it.
+    app.mailer.sendInBackground(
+      invitationMail({
+        appUrl: app.config.appUrl,
+        to: invite.email,
+        firstName: invite.firstName,
+        dealershipName: dealership?.name ?? "your dealership",
+        dealershipId: invite.dealershipId,
+        role: invite.role,
+        inviterName: fullName(inviter) || inviter.email,
+        expiresAt: invite.expiresAt,
+        hasAccount: Boolean(existing),
+      }),
+    );
+  }
+
+  // ---- Invitations (part 2 §7 Admin panel) ----
+  app.get<DealershipParams>("/api/dealerships/:id/invites", async (request) => {
+    const access = await manager(request, request.params.id);
+    return openInvitations(app.db, access.dealershipId);
+  });
+
+  app.post<DealershipParams>("/api/dealerships/:id/invites", async (request, reply) => {
+    const access = await manager(request, request.params.id);
+    const input = parseInput(inviteSchema, request.body);
+    const invite = await createInvitation(app.db, access.dealershipId, input, access.user.id);
+    await sendInvitation(invite, access.user);
+    return reply.code(201).send(invitationView(invite));
+  });
+
+  app.post<InviteParams>("/api/dealerships/:id/invites/:inviteId/resend", async (request) => {
+    const access = await manager(request, request.params.id);
+    const invite = await renewInvitation(app.db, access.dealershipId, request.params.inviteId);
+    await sendInvitation(invite, access.user);
+    return invitationView(invite);
+  });
+
+  app.delete<InviteParams>("/api/dealerships/:id/invites/:inviteId", async (request) => {
+    const access = await manager(request, request.params.id);
+    await deleteInvitation(app.db, access.dealershipId, request.params.inviteId);
+    return { message: "Invitation deleted" };
+  });
+
+  // ---- Sign-up by invitation (part 1 §2.2, §4, §7) ----
+  app.get<{ Params: { email: string } }>("/api/invites/email/:email", async (request) => {
+    const email = decodeURIComponent(request.params.email).trim().toLowerCase();
+    const live = await liveInvitationFor(app.db, email);
+    // Unknown, expired, accepted and withdrawn invitations get the same answer.
+    if (!live) throw notFound("No pending invitation was found for this email");
+    return { dealershipName: live.dealershipName, role: live.invite.role };
+  });
+
+  app.post("/api/auth/email-verification/request", async (request) => {
+    const { email } = parseInput(emailVerificationRequestSchema, request.body);
+    await requestVerificationCode(app.db, app.mailer, email);
+    return { message: "If this email has a pending invitation, a verification code has been sent." };
+  });
+
+  app.post("/api/auth/email-verification/verify", async (request, reply) => {
+    const input = parseInput(emailVerificationVerifySchema, request.body);
+    const user = await registerInvitedUser(app.db, input);
+    await grantIfPlatformAdmin(app, user.email);
+    await signIn(app, reply, user.id);
+    return reply.code(201).send(publicUser(user));
+  });
+
+  // ---- Members (part 1 §7, part 2 §7) ----
+  // Any member may list colleagues (rep choices when creating leads and test drives); changes are management's.
+  app.get<DealershipParams>("/api/dealerships/:id/users", async (request) => {
+    const access = await requireDealershipAccess(request, request.params.id);
+    return dealershipMembers(app.db, access.dealershipId);
+  });
+
+  app.patch<MemberParams>("/api/dealerships/:id/users/:userId/role", async (request) => {
+    const access = await manager(request, request.params.id);
+    const { role } = parseInput(roleChangeSchema, request.body);
+    await changeMemberRole(app.db, access.dealershipId, request.params.userId, role);
+    return { userId: request.params.userId, role };
+  });
+
+  app.delete<MemberParams>("/api/dealerships/:id/users/:userId", async (request) => {
+    const access = await manager(request, request.params.id);
+    const returnedLeads = await removeMember(app.db, access.dealershipId, request.params.userId, access.user.id);
+    return { message: "User removed", returnedLeads };
+  });
+}
