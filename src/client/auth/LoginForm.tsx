@@ -1,0 +1,108 @@
+import { MailSearch } from "lucide-react";
+import { useState } from "react";
+import { invitationCheckSchema, loginSchema } from "../../shared/schemas/auth";
+import { Button } from "../components/ui/button";
+import { FormField, useZodForm } from "../components/ui/form";
+import { Input } from "../components/ui/input";
+import { Spinner } from "../components/ui/spinner";
+import { useAuth } from "./auth-provider";
+import { useInvitationCheck } from "./invitation";
+import type { AuthModeProps } from "./modes";
+import { PasswordInput } from "./PasswordInput";
+
+/** Login mode (part 1 §2.2): e-mail and password; Sign Up reveals the invitation check. */
+export function LoginForm({ state, go }: AuthModeProps) {
+  const { loginMutation } = useAuth();
+  const form = useZodForm(loginSchema, { defaultValues: { email: state.email, password: "" } });
+  const { errors } = form.formState;
+
+  return (
+    <div>
+      <h2 className="text-2xl font-bold tracking-tight">Welcome back</h2>
+      <p className="mt-1.5 text-sm text-muted-foreground">Sign in to your dealership workspace.</p>
+      <form className="mt-7 grid gap-5" noValidate onSubmit={form.handleSubmit((values) => loginMutation.mutate(values))}>
+        <FormField label="Email" error={errors.email?.message}>
+          <Input id="login-email" type="email" autoComplete="email" inputMode="email" placeholder="you@dealership.com" {...form.register("email")} />
+        </FormField>
+        <FormField label="Password" error={errors.password?.message}>
+          <PasswordInput id="login-password" autoComplete="current-password" placeholder="Your password" {...form.register("password")} />
+        </FormField>
+        <Button type="submit" size="lg" className="mt-1 w-full" disabled={loginMutation.isPending}>
+          {loginMutation.isPending && <Spinner />}
+          {loginMutation.isPending ? "Logging in..." : "Login"}
+        </Button>
+      </form>
+      <SignUpInvitationCheck go={go} />
+    </div>
+  );
+}
+
+function SignUpInvitationCheck({ go }: Pick<AuthModeProps, "go">) {
+  const [open, setOpen] = useState(false);
+  const [email, setEmail] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const { check, isChecking } = useInvitationCheck(go);
+
+  function submit() {
+    const parsed = invitationCheckSchema.safeParse({ email });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? "Please enter a valid email address");
+      return;
+    }
+    setError(null);
+    check(parsed.data.email);
+  }
+
+  return (
+    <div className="mt-6">
+      <div className="relative my-6 flex items-center">
+        <div className="h-px flex-1 bg-border" />
+        <span className="px-3 text-xs font-medium uppercase tracking-wider text-muted-foreground">New to Showroom?</span>
+        <div className="h-px flex-1 bg-border" />
+      </div>
+      {!open ? (
+        <Button variant="outline" size="lg" className="w-full" onClick={() => setOpen(true)}>
+          Sign Up
+        </Button>
+      ) : (
+        <div className="rounded-lg border bg-muted/40 p-4">
+          <FormField label="Enter your email to check for invitation" error={error ?? undefined}>
+            <Input
+              id="invitation-email"
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              autoFocus
+              placeholder="you@dealership.com"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === "Enter") {
+                  e.preventDefault();
+                  submit();
+                }
+              }}
+            />
+          </FormField>
+          <div className="mt-3 flex gap-2">
+            <Button
+              variant="ghost"
+              className="flex-1"
+              onClick={() => {
+                setOpen(false);
+                setEmail("");
+                setError(null);
+              }}
+            >
+              Cancel
+            </Button>
+            <Button className="flex-1" onClick={submit} disabled={isChecking}>
+              {isChecking ? <Spinner /> : <MailSearch aria-hidden="true" />}
+              Check Invitation
+            </Button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient, type UseMutationResult } from "@tanstack/react-query";
+import { createContext, useContext, type ReactNode } from "react";
+import { useNavigate } from "react-router";
+import type { LoginInput, RegisterInput } from "../../shared/schemas/auth";
+import { api, apiRequest, errorStatus, serverMessage } from "../lib/api";
+import { isDealershipSpecificKey } from "../lib/query-key";
+import { toast } from "../lib/toast";
+import { DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY, USER_KEY } from "./keys";
+import { clearPersonalStorage, takeRedirectPath } from "./session-storage";
+import type { CurrentUser } from "./types";
+
+// Authentication state and actions (part 1 §4, §7, §8). Wrap the app in <AuthProvider>; read it with useAuth().
+
+/** Login answers the user, or (with two-factor, team issue) {requiresTwoFactor: true}. */
+export type LoginResult = CurrentUser | { requiresTwoFactor: true };
+
+interface AuthContextValue {
+  user: CurrentUser | null;
+  isLoading: boolean;
+  error: Error | null;
+  loginMutation: UseMutationResult<LoginResult, Error, LoginInput>;
+  registerMutation: UseMutationResult<CurrentUser, Error, RegisterInput>;
+  logoutMutation: UseMutationResult<void, Error, void>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+/** GET /api/user: 401 means nobody is signed in (null), not an error. */
+async function fetchCurrentUser(): Promise<CurrentUser | null> {
+  try {
+    return await api.get<CurrentUser>("/api/user");
+  } catch (error) {
+    if (errorStatus(error) === 401) return null;
+    throw error;
+  }
+}
+
+/** Before login: forget whoever was here and everything about their dealerships (part 1 §4). */
+export function forgetSignedInData(queryClient: QueryClient): void {
+  queryClient.removeQueries({ queryKey: USER_KEY, exact: true });
+  queryClient.removeQueries({ queryKey: PLATFORM_ADMIN_STATUS_KEY, exact: true });
+  queryClient.removeQueries({ queryKey: DEALERSHIPS_KEY, exact: true });
+  queryClient.removeQueries({ predicate: (query) => isDealershipSpecificKey(query.queryKey) });
+}
+
+/**
+ * After login or registration: store the user, clear all other cached data, and go to the stored redirect path
+ * (removing it) or to / so that routing decides.
+ */
+export function useCompleteSignIn(): (user: CurrentUser) => void {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return (user) => {
+    queryClient.clear();
+    queryClient.setQueryData(USER_KEY, user);
+    navigate(takeRedirectPath() ?? "/", { replace: true });
+  };
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const completeSignIn = useCompleteSignIn();
+
+  const userQuery = useQuery({
+    queryKey: USER_KEY,
+    queryFn: fetchCurrentUser,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    meta: { allowUnauthorized: true },
+  });
+
+  const loginMutation = useMutation<LoginResult, Error, LoginInput>({
+    mutationFn: (input) => api.post<LoginResult>("/api/login", input),
+    meta: { allowUnauthorized: true },
+    onMutate: () => forgetSignedInData(queryClient),
+    onSuccess: (result) => {
+      if ("requiresTwoFactor" in result) return; // the login form switches to the code step
+      completeSignIn(result);
+      toast({ title: "Login Successful", description: "Welcome back!", variant: "success" });
+    },
+    onError: (error) => {
+      toast({ title: "Login Failed", description: serverMessage(error, "Invalid email or password"), variant: "destructive" });
+    },
+  });
+
+  const registerMutation = useMutation<CurrentUser, Error, RegisterInput>({
+    mutationFn: (input) => api.post<CurrentUser>("/api/register", input),
+    meta: { allowUnauthorized: true },
+    onMutate: () => forgetSignedInData(queryClient),
+    onSuccess: (user) => {
+      completeSignIn(user);
+      toast({ title: "Account created!", description: "Welcome to Showroom. Your dealership is ready.", variant: "success" });
+    },
+    onError: (error) => {
+      toast({ title: "Registration failed", description: serverMessage(error, error.message), variant: "destructive" });
+    },
+  });
+
+  const logoutMutation = useMutation<void, Error, void>({
+    mutationFn: async () => {
+      await apiRequest("POST", "/api/logout", undefined, { "Cache-Control": "no-cache" });
+    },
+    meta: { allowUnauthorized: true },
+    // Success or failure alike (part 1 §4).
+    onSettled: () => {
+      queryClient.setQueryData(USER_KEY, null);
+      queryClient.removeQueries({ queryKey: PLATFORM_ADMIN_STATUS_KEY, exact: true });
+      clearPersonalStorage();
+      window.location.href = "/auth";
+    },
+  });
+
+  const value: AuthContextValue = {
+    user: userQuery.data ?? null,
+    isLoading: userQuery.isLoading,
+    error: userQuery.error,
+    loginMutation,
+    registerMutation,
+    logoutMutation,
+  };
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error("useAuth must be used within an AuthProvider");
+  return context;
+}

@@ -1,0 +1,43 @@
+import type { DealershipRole } from "../../shared/constants";
+
+// The /auth screen's modes (part 1 §2.2). AuthPage keeps one AuthState and renders the component of its mode
+// (see auth-modes.tsx). The team area adds the e-mail verification mode (and two-factor) by adding a mode name here
+// and a component there; the invitation check lives in invitation.ts.
+
+export type AuthMode = "login" | "register";
+
+export interface Invitation {
+  dealershipName: string;
+  role: DealershipRole;
+}
+
+export interface AuthState {
+  mode: AuthMode;
+  /** Prefilled e-mail (from ?email=, the invitation check, or the login form). */
+  email: string;
+  /** The e-mail came from a link: shown locked, and the "Already have an account? Login" link is hidden. */
+  emailLocked: boolean;
+  /** Set when the e-mail has a pending invitation (team area). */
+  invitation: Invitation | null;
+}
+
+export interface AuthModeProps {
+  state: AuthState;
+  /** Switch mode, keeping what is not given. */
+  go: (next: Partial<AuthState> & { mode: AuthMode }) => void;
+}
+
+/** Reads ?action=register|signup and ?email= from the query or the hash query (part 1 §2.2). */
+export function initialAuthState(search: string, hash: string): AuthState {
+  const query = new URLSearchParams(search);
+  const hashQuery = new URLSearchParams(hash.includes("?") ? hash.slice(hash.indexOf("?") + 1) : hash.replace(/^#/, ""));
+  const read = (name: string) => query.get(name) ?? hashQuery.get(name);
+  const action = read("action");
+  const email = (read("email") ?? "").trim();
+  return {
+    mode: action === "register" || action === "signup" ? "register" : "login",
+    email,
+    emailLocked: email !== "",
+    invitation: null,
+  };
+}

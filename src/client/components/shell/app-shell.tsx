@@ -1,0 +1,176 @@
+import { CalendarPlus, Menu, Plus } from "lucide-react";
+import { useState } from "react";
+import { Link, NavLink, Outlet, useLocation } from "react-router";
+import { ROLE_LABELS } from "../../../shared/constants";
+import { can } from "../../../shared/permissions";
+import { useCurrentDealership, useRole } from "../../dealerships/dealership-context";
+import { useRouteExists } from "../../lib/known-routes";
+import { cn } from "../../lib/utils";
+import { Button } from "../ui/button";
+import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from "../ui/sheet";
+import { Brand } from "./brand";
+import { DealershipSwitcher } from "./dealership-switcher";
+import { floatingActions, isItemActive, labelOf, navItems, showsFloatingActions, type NavItem } from "./nav";
+import { UserMenu } from "./user-menu";
+
+// The regular user's shell (part 1 §2.9): header, desktop sidebar, mobile menu and bottom bar, floating actions.
+
+function useVisibleNavItems(): NavItem[] {
+  const routeExists = useRouteExists();
+  const { role } = useRole();
+  return navItems.filter((item) => routeExists(item.path) && (!item.capability || can(role, item.capability)));
+}
+
+function NavList({ items, onNavigate }: { items: NavItem[]; onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  const { role } = useRole();
+  const sections = [
+    { key: "main", title: null, items: items.filter((i) => (i.section ?? "main") === "main") },
+    { key: "admin", title: "Admin", items: items.filter((i) => i.section === "admin") },
+  ].filter((s) => s.items.length > 0);
+  return (
+    <nav aria-label="Main" className="flex flex-col gap-6">
+      {sections.map((section) => (
+        <div key={section.key} className="flex flex-col gap-1">
+          {section.title && <p className="px-3 pb-1 text-xs font-semibold uppercase tracking-wider text-muted-foreground">{section.title}</p>}
+          {section.items.map((item) => {
+            const active = isItemActive(item, pathname);
+            const Icon = item.icon;
+            const Badge = item.badge;
+            return (
+              <NavLink
+                key={item.path}
+                to={item.path}
+                onClick={onNavigate}
+                aria-current={active ? "page" : undefined}
+                className={cn(
+                  "group flex h-10 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors",
+                  active ? "bg-primary/10 text-primary" : "text-secondary-foreground hover:bg-muted hover:text-foreground",
+                )}
+              >
+                <Icon className={cn("size-[18px] shrink-0", active ? "text-primary" : "text-muted-foreground group-hover:text-foreground")} aria-hidden="true" />
+                <span className="flex-1 truncate">{labelOf(item, role)}</span>
+                {Badge && <Badge />}
+              </NavLink>
+            );
+          })}
+        </div>
+      ))}
+    </nav>
+  );
+}
+
+function MobileBottomBar({ items }: { items: NavItem[] }) {
+  const { pathname } = useLocation();
+  const barItems = items.filter((i) => i.bottomBar);
+  if (barItems.length === 0) return null;
+  return (
+    <nav
+      aria-label="Quick"
+      className="fixed inset-x-0 bottom-0 z-30 border-t bg-card/95 pb-[env(safe-area-inset-bottom)] backdrop-blur lg:hidden"
+    >
+      <ul className="mx-auto flex max-w-md items-stretch justify-around">
+        {barItems.map((item) => {
+          const active = isItemActive(item, pathname);
+          const Icon = item.icon;
+          return (
+            <li key={item.path} className="flex-1">
+              <NavLink
+                to={item.path}
+                aria-current={active ? "page" : undefined}
+                className={cn("flex flex-col items-center gap-1 py-2 text-[11px] font-medium", active ? "text-primary" : "text-muted-foreground")}
+              >
+                <Icon className="size-5" aria-hidden="true" />
+                {item.bottomBar}
+              </NavLink>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+function FloatingActions() {
+  const { pathname } = useLocation();
+  const routeExists = useRouteExists();
+  const actions = floatingActions.filter((a) => routeExists(a.path));
+  if (!showsFloatingActions(pathname) || actions.length === 0) return null;
+  return (
+    <div className="fixed bottom-6 right-6 z-30 hidden flex-col items-end gap-3 lg:flex">
+      {actions.map((action) => (
+        <Button key={action.path} asChild variant={action.variant} size="lg" className="rounded-full shadow-lg">
+          <Link to={action.path}>
+            {action.path === "/leads/create" ? <Plus aria-hidden="true" /> : <CalendarPlus aria-hidden="true" />}
+            {action.label}
+          </Link>
+        </Button>
+      ))}
+    </div>
+  );
+}
+
+export function AppShell() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const items = useVisibleNavItems();
+  const { dealership } = useCurrentDealership();
+  const { role } = useRole();
+  const hasBottomBar = items.some((i) => i.bottomBar);
+
+  return (
+    <div className="min-h-dvh bg-background">
+      <header className="sticky top-0 z-40 flex h-16 items-center gap-3 border-b bg-card/95 px-3 backdrop-blur sm:px-4 lg:px-6">
+        <Sheet open={menuOpen} onOpenChange={setMenuOpen}>
+          <SheetTrigger asChild>
+            <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open menu">
+              <Menu className="size-5" />
+            </Button>
+          </SheetTrigger>
+          <SheetContent>
+            <div className="flex h-16 items-center border-b px-4">
+              <SheetTitle asChild>
+                <div>
+                  <Brand />
+                </div>
+              </SheetTitle>
+              <SheetDescription className="sr-only">Navigation</SheetDescription>
+            </div>
+            <div className="flex flex-1 flex-col gap-5 overflow-y-auto p-3">
+              <DealershipSwitcher className="w-full" />
+              <NavList items={items} onNavigate={() => setMenuOpen(false)} />
+            </div>
+          </SheetContent>
+        </Sheet>
+        <Link to="/" className="rounded-lg outline-none focus-visible:ring-[3px] focus-visible:ring-ring/30" aria-label="Showroom home">
+          <Brand className="[&>span:last-child]:hidden sm:[&>span:last-child]:flex" />
+        </Link>
+        <div className="ml-2 hidden min-w-0 sm:block lg:ml-10">
+          <DealershipSwitcher className="max-w-72" />
+        </div>
+        <div className="ml-auto flex items-center gap-1">
+          <UserMenu roleLabel={role ? ROLE_LABELS[role] : null} />
+        </div>
+      </header>
+
+      <div className="flex">
+        <aside className="sticky top-16 hidden h-[calc(100dvh-4rem)] w-64 shrink-0 flex-col border-r bg-sidebar lg:flex">
+          <div className="flex-1 overflow-y-auto px-3 py-5">
+            <NavList items={items} />
+          </div>
+          {dealership && (
+            <div className="border-t px-5 py-4">
+              <p className="text-xs font-medium uppercase tracking-wider text-muted-foreground">Dealership</p>
+              <p className="mt-1 truncate text-sm font-semibold">{dealership.name}</p>
+              {dealership.address && <p className="truncate text-xs text-muted-foreground">{dealership.address}</p>}
+            </div>
+          )}
+        </aside>
+        <main id="main" className={cn("min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8", hasBottomBar && "pb-24 lg:pb-8")}>
+          <Outlet />
+        </main>
+      </div>
+      <MobileBottomBar items={items} />
+      <FloatingActions />
+    </div>
+  );
+}

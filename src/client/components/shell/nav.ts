@@ -1,0 +1,56 @@
+import type { LucideIcon } from "lucide-react";
+import { LayoutDashboard } from "lucide-react";
+import type { ComponentType } from "react";
+import type { DealershipRole } from "../../../shared/constants";
+import type { Capability } from "../../../shared/permissions";
+
+// The app shell's navigation (spec part 1 §2.9), one entry per destination. The sidebar, the mobile menu and the
+// mobile bottom bar are all drawn from this array. An item shows only when
+//   - its path is routed (src/client/routes.tsx) — so add the route and the item together, and
+//   - the user has `capability` in the current dealership (src/shared/permissions.ts), if one is given.
+// Order in the array is the order on screen. Add an item with one line, e.g.
+//   { path: "/leads/new", label: "New Leads", icon: Inbox, capability: "accessNewLeads", badge: NewLeadsCountBadge, bottomBar: "Leads" },
+
+export interface NavItem {
+  path: string;
+  /** Text in the sidebar and menu; a function when it depends on the role ("All Clients" vs "My Clients"). */
+  label: string | ((role: DealershipRole | null) => string);
+  icon: LucideIcon;
+  /** Shown only to roles with this capability. */
+  capability?: Capability;
+  /** "admin" items are grouped under an Admin heading. */
+  section?: "main" | "admin";
+  /** Other paths on which this item is highlighted (e.g. /dashboard for the dashboard at /). */
+  alsoActiveOn?: string[];
+  /** Highlight for every path below this one (e.g. /leads/detail/... under a leads item): false by default. */
+  matchChildren?: boolean;
+  /** A component drawing a count next to the label (it reads its own data), e.g. the new-leads count. */
+  badge?: ComponentType;
+  /** Also in the mobile bottom bar, with this short label. */
+  bottomBar?: string;
+}
+
+export const navItems: NavItem[] = [
+  { path: "/", label: "Dashboard", icon: LayoutDashboard, alsoActiveOn: ["/dashboard"] },
+];
+
+/** Desktop floating actions (part 1 §2.9), shown on the paths below when their page exists. */
+export const floatingActions = [
+  { path: "/leads/create", label: "Add New Lead", variant: "default" },
+  { path: "/appointments/new", label: "Schedule Appointment", variant: "outline" },
+] as const;
+
+export const FLOATING_ACTION_PATHS = ["/", "/dashboard", "/leads", "/calendar", "/test-drives", "/book-test-drive"];
+
+export function showsFloatingActions(pathname: string): boolean {
+  return FLOATING_ACTION_PATHS.some((p) => (p === "/" ? pathname === "/" : pathname === p || pathname.startsWith(`${p}/`)));
+}
+
+export function labelOf(item: NavItem, role: DealershipRole | null): string {
+  return typeof item.label === "function" ? item.label(role) : item.label;
+}
+
+export function isItemActive(item: NavItem, pathname: string): boolean {
+  const paths = [item.path, ...(item.alsoActiveOn ?? [])];
+  return paths.some((p) => pathname === p || (item.matchChildren === true && pathname.startsWith(`${p}/`)));
+}

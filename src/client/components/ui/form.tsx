@@ -1,0 +1,71 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import * as React from "react";
+import { useForm, type FieldValues, type Path, type UseFormProps, type UseFormReturn } from "react-hook-form";
+import type { z } from "zod";
+import { fieldErrors } from "../../lib/api";
+import { cn } from "../../lib/utils";
+import { Label } from "./label";
+
+// Forms: react-hook-form validated by the same zod schema the server uses (ARCHITECTURE invariant 3).
+//   const form = useZodForm(loginSchema, { defaultValues: { email: "", password: "" } });
+//   <form onSubmit={form.handleSubmit(submit)}>
+//     <FormField label="Email" error={form.formState.errors.email?.message}>
+//       <Input type="email" {...form.register("email")} />
+//     </FormField>
+// FormField gives the control an id, links the label and the error message, and sets aria-invalid.
+
+export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
+  schema: S,
+  props?: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, "resolver">,
+): UseFormReturn<z.input<S>, unknown, z.output<S>> {
+  return useForm<z.input<S>, unknown, z.output<S>>({ ...props, resolver: zodResolver(schema as never) as never });
+}
+
+interface FormFieldProps {
+  label: React.ReactNode;
+  error?: string;
+  hint?: React.ReactNode;
+  required?: boolean;
+  className?: string;
+  /** One form control (Input, Textarea, SelectTrigger...). */
+  children: React.ReactElement<Record<string, unknown>>;
+}
+
+export function FormField({ label, error, hint, required, className, children }: FormFieldProps) {
+  const generated = React.useId();
+  const id = (children.props.id as string | undefined) ?? generated;
+  const messageId = `${id}-message`;
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : null, error ? messageId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div data-slot="form-field" className={cn("grid gap-2", className)}>
+      <Label htmlFor={id} className={cn(error && "text-destructive")}>
+        {label}
+        {required && (
+          <span aria-hidden="true" className="text-destructive">
+            *
+          </span>
+        )}
+      </Label>
+      {React.cloneElement(children, { id, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy })}
+      {hint && !error && (
+        <p id={hintId} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={messageId} role="alert" className="text-[13px] font-medium text-destructive">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Puts the server's per-field messages (400 {fields}) on the form's fields; answers whether there were any. */
+export function applyServerFieldErrors<T extends FieldValues>(form: Pick<UseFormReturn<T>, "setError">, error: unknown): boolean {
+  const fields = fieldErrors(error);
+  const names = Object.keys(fields);
+  for (const name of names) form.setError(name as Path<T>, { type: "server", message: fields[name] });
+  return names.length > 0;
+}

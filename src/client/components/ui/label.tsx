@@ -1,0 +1,13 @@
+import { Label as LabelPrimitive } from "radix-ui";
+import type * as React from "react";
+import { cn } from "../../lib/utils";
+
+export function Label({ className, ...props }: React.ComponentProps<typeof LabelPrimitive.Root>) {
+  return (
+    <LabelPrimitive.Root
+      data-slot="label"
+      className={cn("flex select-none items-center gap-1.5 text-sm font-medium leading-none text-foreground peer-disabled:opacity-60", className)}
+      {...props}
+    />
+  );
+}

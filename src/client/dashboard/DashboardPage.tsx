@@ -1,0 +1,55 @@
+import { Building2 } from "lucide-react";
+import { EmptyState, PageHeader } from "../components/page-header";
+import { Card } from "../components/ui/card";
+import { Skeleton } from "../components/ui/skeleton";
+import { useCurrentDealership, useRole } from "../dealerships/dealership-context";
+import { cn } from "../lib/utils";
+import { dashboardSections } from "./sections";
+
+function DashboardSkeleton() {
+  return (
+    <div data-testid="dashboard-loading" aria-busy="true" aria-label="Loading dashboard">
+      <Skeleton className="h-8 w-48" />
+      <Skeleton className="mt-2 h-4 w-64" />
+      <div className="mt-8 grid gap-4 sm:grid-cols-3">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-28 rounded-xl" />
+        ))}
+      </div>
+      <Skeleton className="mt-6 h-72 rounded-xl" />
+    </div>
+  );
+}
+
+/** part 1 §2.3: the dashboard frame; the areas add their sections in ./sections.tsx. */
+export function DashboardPage() {
+  const { dealership, dealerships, isLoading } = useCurrentDealership();
+  const { role } = useRole();
+
+  if (isLoading) return <DashboardSkeleton />;
+
+  if (!dealership && dealerships.length === 0) {
+    return (
+      <Card className="mx-auto mt-4 max-w-xl">
+        <EmptyState icon={<Building2 />} title="No Dealership Access">
+          <p>You have not been assigned to a dealership yet. Please contact your administrator to get access.</p>
+          <p className="mt-3">If you were just added, refresh the page or log out and back in.</p>
+        </EmptyState>
+      </Card>
+    );
+  }
+  if (!dealership) return <DashboardSkeleton />;
+
+  return (
+    <div className="mx-auto max-w-7xl">
+      <PageHeader title="Dashboard" description={<span data-testid="dashboard-dealership">{dealership.name}</span>} />
+      <div className="grid gap-6 lg:grid-cols-3">
+        {dashboardSections.map(({ key, Component, span = "full" }) => (
+          <section key={key} className={cn(span === "full" && "lg:col-span-3", span === "wide" && "lg:col-span-2", span === "narrow" && "lg:col-span-1")}>
+            <Component dealership={dealership} role={role} />
+          </section>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import type { ComponentType } from "react";
+import type { DealershipRole } from "../../shared/constants";
+import type { DealershipSummary } from "../dealerships/types";
+
+// The dashboard's sections, top to bottom (part 1 §2.3). Each area adds its own with one line, e.g.
+//   { key: "metrics", Component: DashboardMetrics, span: "full" },
+//   { key: "recent-leads", Component: RecentLeads, span: "wide" },
+//   { key: "upcoming", Component: UpcomingAppointments, span: "narrow" },
+// "full" takes the whole row; on wide screens a "wide" section and the "narrow" one after it share a row (2:1).
+
+export interface DashboardSectionProps {
+  dealership: DealershipSummary;
+  role: DealershipRole | null;
+}
+
+export interface DashboardSection {
+  key: string;
+  Component: ComponentType<DashboardSectionProps>;
+  span?: "full" | "wide" | "narrow";
+}
+
+export const dashboardSections: DashboardSection[] = [];

@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Starts the real server (node --import tsx src/server/main.ts) on a free port with its own data directory,
+// exactly as `npm start` runs it (minus the build, which test:e2e does first).
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const STARTUP_TIMEOUT_MS = 90_000;
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Everything the process printed, for failure messages. */
+  output: () => string;
+  /** SIGTERM and wait for a clean exit; the data directory stays (use `remove` to delete it). */
+  stop(): Promise<number | null>;
+  /** Stop (if running) and delete the data directory. */
+  remove(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function makeDataDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), "showroom-e2e-"));
+}
+
+export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? makeDataDir();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let log = "";
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      SEED_DEMO: "1",
+      DATABASE_URL: "",
+      APP_URL: url,
+      LOG_LEVEL: "warn",
+      NODE_ENV: "test",
+      ...options.env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let running = true;
+  void exited.then(() => (running = false));
+
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  for (;;) {
+    if (!running) throw new Error(`server exited during start-up:\n${log}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not become healthy within ${STARTUP_TIMEOUT_MS} ms:\n${log}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  const stop = async () => {
+    if (!running) return exited;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+  return {
+    url,
+    port,
+    dataDir,
+    output: () => log,
+    stop,
+    async remove() {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
