@@ -1,0 +1,65 @@
+// "Today" and "now" on a dealership's clock (dealerships.timezone), whatever zone the server or browser runs in.
+// Appointments store the dealership's local calendar date (YYYY-MM-DD) and slot time (HH:MM), so every
+// comparison with "now" is made in those local terms (spec part 1 §2.3 upcoming rule, §5 "not before today").
+
+export interface LocalMoment {
+  /** YYYY-MM-DD */
+  date: string;
+  /** HH:MM, 24-hour */
+  time: string;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timezone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", {
+      timeZone: timezone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    formatters.set(timezone, f);
+  }
+  return f;
+}
+
+/** The wall-clock date and time at `now` in `timezone`. */
+export function localMoment(timezone: string, now: Date = new Date()): LocalMoment {
+  const parts: Record<string, string> = {};
+  for (const p of formatterFor(timezone).formatToParts(now)) parts[p.type] = p.value;
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/** Today's date (YYYY-MM-DD) in `timezone`. */
+export function localToday(timezone: string, now: Date = new Date()): string {
+  return localMoment(timezone, now).date;
+}
+
+/** Whether a string is a real calendar date written YYYY-MM-DD. */
+export function isIsoDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/** A YYYY-MM-DD date moved by whole days (calendar arithmetic, no time zone involved). */
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Whether a timezone name is one this runtime knows (an IANA name such as America/Toronto). */
+export function isKnownTimezone(timezone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: timezone });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { APPOINTMENT_STATUSES, APPOINTMENT_TIME_SLOTS, DEFAULT_APPOINTMENT_DURATION, type AppointmentStatus } from "../constants";
+import { isIsoDate } from "../dealership-clock";
+
+// Appointment requests (spec part 1 §5 appointment form, §7 appointment calls). The schedule form and the server
+// validate with these same objects. createdBy and assignedTo are never read from a body: the server takes them
+// from the session (part 1 §6), so they are not in the schema and zod drops them.
+
+const requiredText = (message: string, max = 100) => z.string({ message }).trim().min(1, { message }).max(max);
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+export const appointmentEmailField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .nullish()
+  .transform((v) => (v ? v : null))
+  .pipe(z.email({ message: "Please enter a valid email" }).nullable());
+
+/** The fields of the schedule form; `today` is the dealership's local date (dates before it are refused). */
+export function appointmentInputSchema(today: string) {
+  return z.object({
+    title: requiredText("Title is required", 200),
+    firstName: requiredText("First name is required"),
+    lastName: requiredText("Last name is required"),
+    email: appointmentEmailField,
+    phone: optionalText(30),
+    description: optionalText(5000),
+    date: z
+      .string({ message: "Date is required" })
+      .trim()
+      .min(1, { message: "Date is required" })
+      .refine(isIsoDate, { message: "Date must be a valid date (YYYY-MM-DD)" })
+      .refine((d) => d >= today, { message: "Date cannot be in the past" }),
+    time: z
+      .string({ message: "Time is required" })
+      .min(1, { message: "Time is required" })
+      .refine((t) => APPOINTMENT_TIME_SLOTS.includes(t), { message: "Please choose one of the available time slots" }),
+    duration: z.coerce
+      .number({ message: "Duration must be a number of minutes" })
+      .int({ message: "Duration must be a whole number of minutes" })
+      .min(15, { message: "Duration must be at least 15 minutes" })
+      .max(480, { message: "Duration must be at most 480 minutes" })
+      .default(DEFAULT_APPOINTMENT_DURATION),
+    leadId: z
+      .string()
+      .trim()
+      .max(64)
+      .nullish()
+      .transform((v) => (v ? v : null)),
+  });
+}
+export type AppointmentInput = z.infer<ReturnType<typeof appointmentInputSchema>>;
+
+export const appointmentStatusSchema = z.object({
+  status: z.enum(APPOINTMENT_STATUSES, {
+    message: `Status must be one of: ${APPOINTMENT_STATUSES.join(", ")}`,
+  }),
+});
+
+/** Query of GET /api/dealerships/{id}/appointments (decision 021). */
+export const appointmentListQuerySchema = z.object({
+  type: z.enum(["my", "today", "upcoming"], { message: "type must be my, today or upcoming" }).optional(),
+  date: z
+    .string()
+    .refine(isIsoDate, { message: "date must be YYYY-MM-DD" })
+    .optional(),
+  from: z
+    .string()
+    .refine(isIsoDate, { message: "from must be YYYY-MM-DD" })
+    .optional(),
+  to: z
+    .string()
+    .refine(isIsoDate, { message: "to must be YYYY-MM-DD" })
+    .optional(),
+});
+
+export const calendarFeedScopes = ["mine", "dealership"] as const;
+export type CalendarFeedScope = (typeof calendarFeedScopes)[number];
+export const calendarFeedRequestSchema = z.object({
+  scope: z.enum(calendarFeedScopes, { message: "scope must be mine or dealership" }).default("mine"),
+});
+
+/** An appointment as the API answers it (read responses carry assignedToUser, part 1 §3). */
+export interface Appointment {
+  id: string;
+  title: string;
+  leadId: string | null;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phone: string | null;
+  description: string | null;
+  date: string;
+  time: string;
+  duration: number;
+  status: AppointmentStatus;
+  arrivedAt: string | null;
+  completedAt: string | null;
+  actualDuration: number | null;
+  createdBy: string | null;
+  assignedTo: string | null;
+  dealershipId: string;
+  notificationSent: boolean;
+  createdAt: string;
+  assignedToUser: { firstName: string; lastName: string } | null;
+}
+
+/** A day of the month picker with the number of appointments the user can see on it. */
+export interface AppointmentDay {
+  date: string;
+  count: number;
+}
+
+export interface CalendarFeedInfo {
+  /** Whether the user has a feed in this dealership; the secret URL is only shown when it is created. */
+  exists: boolean;
+  scope: CalendarFeedScope | null;
+  createdAt: string | null;
+  lastFetchedAt: string | null;
+  /** Whether the user's role may subscribe to the whole dealership's appointments. */
+  canChooseDealership: boolean;
+}
+
+export interface CalendarFeedCreated {
+  scope: CalendarFeedScope;
+  url: string;
+  webcalUrl: string;
+  createdAt: string;
+}
