@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { appointmentRoutes } from "./appointments/routes";
 import { emailNotificationRoutes } from "./notifications/email-routes";
+import { platformRoutes } from "./platform/routes";
 import { teamRoutes } from "./team/routes";
 
 // The product areas' HTTP routes, registered by buildApp. Each area adds its routes.ts here.
@@ -8,4 +9,5 @@ export const areaRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   appointmentRoutes,
   teamRoutes,
   emailNotificationRoutes,
+  platformRoutes,
 ];
