@@ -209,8 +209,7 @@ describe("when the SMTP server fails", () => {
     } finally {
       for (const s of sockets) s.destroy();
       silent.close();
-      await hung.app.close();
-      await hung.database.drop().catch(() => undefined);
+      await hung.close();
     }
   });
 });
