@@ -3,6 +3,7 @@ import type { DealershipRole } from "../../shared/constants";
 import { grantPlatformAdminByEmail } from "../platform/admins";
 import type { Db } from "./client";
 import { makeDealership, makeUser } from "./factories";
+import { seedDemoTeam } from "../team/demo";
 
 export const DEMO_PASSWORD = "showroom123";
 
@@ -54,6 +55,7 @@ export async function seedDemo(db: Db, logger: Logger): Promise<DemoLogin[]> {
 
   const world: DemoWorld = { db, dealerships: { northside, lakeshore }, users: people };
   // Each area adds its own demo data here, e.g. `await seedDemoLeads(world);`.
+  await seedDemoTeam(world);
   void world;
 
   const logins: DemoLogin[] = [
