@@ -6,6 +6,7 @@ import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { makeAppointment } from "../db/factories-appointments";
 import { appointments } from "../db/schema/appointments";
 import { leads } from "../db/schema/leads";
+import { emailsLog } from "../db/schema/notifications";
 
 // Appointments over HTTP: each route for a signed-out caller, sales, front desk, management and a manager of
 // another dealership; validation; status timestamps; a lead's appointments (spec part 1 §2.7, §2.8, §5, §6, §7).
@@ -436,5 +437,40 @@ describe("GET /api/appointments?leadId= (a lead's appointments)", () => {
     const body = (await as.sales.get(path(leadId))).json();
     expect(body.map((a: { id: string }) => a.id)).toEqual([ownForLead]);
     expect((await as.sales2.get(path(leadId))).json()).toEqual([]);
+  });
+});
+
+describe("e-mail notifications (part 2 §2 Email Notifications)", () => {
+  async function subscribeFrontDesk(trigger: string) {
+    const triggers = (await as.management.get(`/api/dealerships/${dealershipId}/email-notifications/triggers`)).json() as Array<{ id: string; name: string }>;
+    const triggerId = triggers.find((x) => x.name === trigger)!.id;
+    const response = await as.management.post(`/api/dealerships/${dealershipId}/email-notifications/subscriptions`, {
+      userId: people.frontDesk.id,
+      triggerId,
+      isSubscribed: true,
+    });
+    expect(response.statusCode).toBeLessThan(300);
+  }
+
+  const mailsOf = async (type: string) => {
+    await t.app.mailer.drain();
+    return (await t.db.select().from(emailsLog).where(eq(emailsLog.emailType, type))).filter((m) => m.dealershipId === dealershipId);
+  };
+
+  it("mails subscribers when an appointment is scheduled, not the person who scheduled it", async () => {
+    await subscribeFrontDesk("appointment_created");
+    await as.sales.post(`/api/dealerships/${dealershipId}/appointments`, { ...valid(), title: "Mail me" });
+    const mails = (await mailsOf("appointment_created")).filter((m) => m.subject.includes(": Mail me"));
+    expect(mails.map((m) => [m.to, m.subject])).toEqual([[people.frontDesk.email, "New Appointment: Mail me — Northside"]]);
+    expect(mails[0]!.body).toContain(`${nextWeek} at 10:30`);
+  });
+
+  it("mails subscribers when a status changes, and not when it is set to what it was", async () => {
+    await subscribeFrontDesk("appointment_status_changed");
+    const id = (await makeAppointment(t.db, { dealershipId, userId: people.sales.id, date: today, title: "Status mail" })).id;
+    await as.sales.patch(`/api/appointments/${id}/status`, { status: "arrived" });
+    await as.sales.patch(`/api/appointments/${id}/status`, { status: "arrived" });
+    const mails = (await mailsOf("appointment_status_changed")).filter((m) => m.subject.includes(": Status mail"));
+    expect(mails.map((m) => [m.to, m.subject])).toEqual([[people.frontDesk.email, "Appointment Status Changed: Status mail — Northside"]]);
   });
 });

@@ -14,6 +14,7 @@ import { requireUser } from "../auth/current-user";
 import { requireDealershipAccess, requireObjectAccess, roleInDealership } from "../auth/tenancy";
 import { dealershipById } from "../dealerships/queries";
 import { badRequest, notFound, parseInput } from "../http/errors";
+import { emailAppointmentCreated, emailAppointmentStatusChanged } from "../notifications/email-events";
 import { deleteFeed, feedByToken, feedOf, feedPath, issueFeed, markFeedFetched } from "./calendar-feeds";
 import { appointmentsCalendar } from "./ical";
 import {
@@ -50,7 +51,9 @@ export async function appointmentRoutes(app: FastifyInstance): Promise<void> {
       }
     }
     const created = await createAppointment(app.db, { ...input, dealershipId: access.dealershipId, userId: access.user.id });
-    return reply.code(201).send(await appointmentWithUserById(app.db, created.id));
+    const body = await appointmentWithUserById(app.db, created.id);
+    await emailAppointmentCreated(app, created, access.user.id);
+    return reply.code(201).send(body);
   });
 
   app.get<{ Params: { id: string } }>("/api/dealerships/:id/appointments", async (request) => {
@@ -83,7 +86,8 @@ export async function appointmentRoutes(app: FastifyInstance): Promise<void> {
     // A sales user works only their own appointments; another's answers like a missing one (decision 020).
     if (!row || !canSeeAppointment(access, row)) throw notFound("Appointment not found");
     const { status } = parseInput(appointmentStatusSchema, request.body);
-    await setAppointmentStatus(app.db, row.id, status, new Date());
+    const updated = await setAppointmentStatus(app.db, row.id, status, new Date());
+    if (updated && status !== row.status) await emailAppointmentStatusChanged(app, updated, access.user.id);
     return appointmentWithUserById(app.db, row.id);
   });
 

@@ -4,6 +4,7 @@ import { grantPlatformAdminByEmail } from "../platform/admins";
 import type { Db } from "./client";
 import { makeDealership, makeUser } from "./factories";
 import { seedDemoTeam } from "../team/demo";
+import { seedDemoAppointments } from "../appointments/demo";
 
 export const DEMO_PASSWORD = "showroom123";
 
@@ -56,6 +57,7 @@ export async function seedDemo(db: Db, logger: Logger): Promise<DemoLogin[]> {
   const world: DemoWorld = { db, dealerships: { northside, lakeshore }, users: people };
   // Each area adds its own demo data here, e.g. `await seedDemoLeads(world);`.
   await seedDemoTeam(world);
+  await seedDemoAppointments(world); // after the leads seed, so demo appointments can link to demo leads
   void world;
 
   const logins: DemoLogin[] = [
