@@ -1,6 +1,7 @@
 import type { ReactElement } from "react";
 import { Navigate, Route, Routes } from "react-router";
 import { useAuth } from "./auth/auth-provider";
+import { AdminPage } from "./admin/AdminPage";
 import { AuthPage } from "./auth/AuthPage";
 import { usePlatformAdminStatus } from "./auth/use-platform-admin";
 import { AppShell } from "./components/shell/app-shell";
@@ -38,6 +39,7 @@ export interface AppRoute {
 export const userRoutes: AppRoute[] = [
   { path: "/", element: <DashboardPage /> },
   { path: "/dashboard", element: <DashboardPage /> },
+  { path: "/admin", element: <AdminPage /> },
   // A regular user opening /platform-admin is checked, told, and sent to / (part 2 §2).
   { path: "/platform-admin", element: <PlatformAdminPage />, shell: false },
 ];

@@ -3,6 +3,8 @@ import { useState } from "react";
 import { useLocation } from "react-router";
 import { Brand } from "../components/shell/brand";
 import { authModes } from "./auth-modes";
+import { useInvitationLink } from "./invitation";
+import { Spinner } from "../components/ui/spinner";
 import { initialAuthState, type AuthState } from "./modes";
 
 const highlights = [
@@ -17,6 +19,8 @@ export function AuthPage() {
   const location = useLocation();
   const [state, setState] = useState<AuthState>(() => initialAuthState(location.search, location.hash));
   const Mode = authModes[state.mode];
+  const go = (next: Partial<AuthState>) => setState((s) => ({ ...s, ...next }));
+  const checkingLink = useInvitationLink(state, go);
 
   return (
     <div className="flex min-h-dvh bg-background">
@@ -53,7 +57,13 @@ export function AuthPage() {
       <main className="flex flex-1 flex-col items-center px-5 py-8 sm:justify-center sm:px-8 sm:py-12">
         <Brand className="mb-8 self-start sm:self-center lg:hidden" />
         <div className="w-full max-w-[440px] sm:rounded-2xl sm:border sm:bg-card sm:p-8 sm:shadow-sm lg:max-w-[480px] lg:border-0 lg:bg-transparent lg:p-0 lg:shadow-none">
-          <Mode state={state} go={(next) => setState((s) => ({ ...s, ...next }))} />
+          {checkingLink ? (
+            <div className="flex items-center justify-center gap-3 py-16 text-sm text-muted-foreground" aria-busy="true">
+              <Spinner /> Checking your invitation...
+            </div>
+          ) : (
+            <Mode key={state.mode + (state.invitation ? ":invited" : "")} state={state} go={go} />
+          )}
         </div>
       </main>
     </div>

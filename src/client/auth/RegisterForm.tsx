@@ -7,6 +7,7 @@ import { applyServerFieldErrors, FormField, useZodForm } from "../components/ui/
 import { Input } from "../components/ui/input";
 import { Spinner } from "../components/ui/spinner";
 import { useAuth } from "./auth-provider";
+import { useInvitedSignUp } from "./invitation";
 import type { AuthModeProps } from "./modes";
 import { PasswordInput } from "./PasswordInput";
 
@@ -21,15 +22,18 @@ export function allowPhoneKey(event: React.KeyboardEvent<HTMLInputElement>): voi
 export function RegisterForm({ state, go }: AuthModeProps) {
   const { registerMutation } = useAuth();
   const invitation = state.invitation;
+  // With an invitation, Create Account e-mails a code and moves to the verification mode (decision 032).
+  const invited = useInvitedSignUp(state, go);
+  const draft = state.draft;
   const form = useZodForm(registerSchema, {
     defaultValues: {
-      firstName: "",
-      lastName: "",
+      firstName: draft?.firstName ?? "",
+      lastName: draft?.lastName ?? "",
       email: state.email,
-      phone: "",
+      phone: draft?.phone ?? "",
       dealershipName: invitation?.dealershipName ?? "",
-      password: "",
-      confirmPassword: "",
+      password: draft?.password ?? "",
+      confirmPassword: draft?.confirmPassword ?? "",
     },
   });
   const { errors } = form.formState;
@@ -47,7 +51,9 @@ export function RegisterForm({ state, go }: AuthModeProps) {
         className="mt-7 grid gap-4"
         noValidate
         onSubmit={form.handleSubmit((values) =>
-          registerMutation.mutate(values, { onError: (error) => applyServerFieldErrors(form, error) }),
+          invitation
+            ? invited.start({ ...values, phone: values.phone ?? "" })
+            : registerMutation.mutate(values, { onError: (error) => applyServerFieldErrors(form, error) }),
         )}
       >
         <div className="grid gap-4 sm:grid-cols-2">
@@ -69,7 +75,7 @@ export function RegisterForm({ state, go }: AuthModeProps) {
             ) : undefined
           }
         >
-          <Input id="register-email" type="email" autoComplete="email" inputMode="email" readOnly={state.emailLocked} {...form.register("email")} />
+          <Input id="register-email" type="email" autoComplete="email" inputMode="email" readOnly={state.emailLocked || invitation !== null} {...form.register("email")} />
         </FormField>
         <FormField label="Phone number" error={errors.phone?.message}>
           <Input
@@ -99,8 +105,8 @@ export function RegisterForm({ state, go }: AuthModeProps) {
             <PasswordInput id="register-confirm-password" autoComplete="new-password" {...form.register("confirmPassword")} />
           </FormField>
         </div>
-        <Button type="submit" size="lg" className="mt-2 w-full" disabled={registerMutation.isPending}>
-          {registerMutation.isPending && <Spinner />}
+        <Button type="submit" size="lg" className="mt-2 w-full" disabled={registerMutation.isPending || invited.isPending}>
+          {(registerMutation.isPending || invited.isPending) && <Spinner />}
           Create Account
         </Button>
       </form>

@@ -1,12 +1,101 @@
-import type { AuthModeProps } from "./modes";
+import { useMutation } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { ApiError, api, errorStatus, serverMessage } from "../lib/api";
+import { toast } from "../lib/toast";
+import type { AuthModeProps, AuthState, Invitation, SignUpDraft } from "./modes";
 
-// "Check Invitation" on the login screen (part 1 §2.2, §4). The team area replaces the body with the real check
-// (GET /api/invites/email/{email}, its toasts, and the verification mode). Until then the visitor goes on to
-// registration with the e-mail they typed (decision 041).
+// Joining by invitation on /auth (part 1 §2.2, §4, §7, §8; decisions 030-033):
+//   Sign Up → "Check Invitation" (GET /api/invites/email/{email}) → register mode "You've been invited to join …"
+//   → Create Account asks for a code (POST /api/auth/email-verification/request) → e-mail verification mode
+//   → Complete Registration (POST /api/auth/email-verification/verify) → signed in.
 
+export function fetchInvitation(email: string): Promise<Invitation> {
+  return api.get<Invitation>(`/api/invites/email/${encodeURIComponent(email)}`);
+}
+
+/** "Check Invitation" on the login screen. */
 export function useInvitationCheck(go: AuthModeProps["go"]): { check: (email: string) => void; isChecking: boolean } {
+  const mutation = useMutation<Invitation, Error, string>({
+    mutationFn: fetchInvitation,
+    meta: { allowUnauthorized: true },
+    onSuccess: (invitation, email) => go({ mode: "register", email, emailLocked: false, invitation, draft: undefined }),
+    onError: (error) => {
+      if (errorStatus(error) === 404) {
+        toast({ title: "No Invitation Found", description: "Please contact your dealership administrator for an invitation.", variant: "destructive" });
+      } else {
+        toast({ title: "Error", description: "Unable to check for invitation. Please try again.", variant: "destructive" });
+      }
+    },
+  });
+  return { check: (email) => mutation.mutate(email), isChecking: mutation.isPending };
+}
+
+const LINK_ERRORS: Record<string, { title: string; description: string }> = {
+  invitation_not_found: { title: "Invitation Not Found", description: "This invitation may have expired or been used already." },
+  invalid_invitation: { title: "Invalid Invitation", description: "The invitation link appears to be invalid." },
+};
+
+function readParam(name: string): string | null {
+  const hash = window.location.hash;
+  const hashQuery = new URLSearchParams(hash.includes("?") ? hash.slice(hash.indexOf("?") + 1) : hash.replace(/^#/, ""));
+  return new URLSearchParams(window.location.search).get(name) ?? hashQuery.get(name);
+}
+
+/**
+ * What the /auth link itself carries: ?error= shows its toast, and a register link with an e-mail (the
+ * invitation e-mail's link) looks the invitation up so the form shows it. Answers true while looking.
+ */
+export function useInvitationLink(state: AuthState, go: AuthModeProps["go"]): boolean {
+  const shouldCheck = state.mode === "register" && state.emailLocked && state.invitation === null;
+  const [checking, setChecking] = useState(shouldCheck);
+  const started = useRef(false);
+
+  useEffect(() => {
+    const error = readParam("error");
+    const known = error ? LINK_ERRORS[error] : undefined;
+    if (known) toast({ ...known, variant: "destructive" });
+  }, []);
+
+  useEffect(() => {
+    if (!shouldCheck || started.current) return;
+    started.current = true;
+    fetchInvitation(state.email)
+      .then((invitation) => go({ mode: "register", invitation }))
+      .catch((error: unknown) => {
+        if (errorStatus(error) === 404) toast({ ...LINK_ERRORS.invitation_not_found!, variant: "destructive" });
+        else toast({ title: "Error", description: "Unable to check for invitation. Please try again.", variant: "destructive" });
+      })
+      .finally(() => setChecking(false));
+  }, [shouldCheck, state.email, go]);
+
+  return shouldCheck && checking;
+}
+
+/** POST /api/auth/email-verification/request with the toasts of part 1 §8. */
+export function useSendCode() {
+  return useMutation<{ message: string }, Error, string>({
+    mutationFn: (email) => api.post<{ message: string }>("/api/auth/email-verification/request", { email }),
+    meta: { allowUnauthorized: true },
+    onSuccess: () => toast({ title: "Verification Code Sent", description: "Please check your email for the verification code.", variant: "success" }),
+    onError: (error) =>
+      toast({
+        title: "Failed to Send Code",
+        description: error instanceof ApiError ? serverMessage(error, "Unable to send verification code. Please check your email address.") : "Unable to send verification code. Please check your email address.",
+        variant: "destructive",
+      }),
+  });
+}
+
+/** Create Account with an invitation: send the code, then the e-mail verification mode with what was typed. */
+export function useInvitedSignUp(state: AuthState, go: AuthModeProps["go"]) {
+  const sendCode = useSendCode();
   return {
-    check: (email) => go({ mode: "register", email, emailLocked: false, invitation: null }),
-    isChecking: false,
+    isPending: sendCode.isPending,
+    start(values: SignUpDraft & { email: string }) {
+      const { email, firstName, lastName, phone, password, confirmPassword } = values;
+      sendCode.mutate(email, {
+        onSuccess: () => go({ mode: "verify", email, invitation: state.invitation, draft: { firstName, lastName, phone, password, confirmPassword } }),
+      });
+    },
   };
 }

@@ -4,7 +4,7 @@ import type { DealershipRole } from "../../shared/constants";
 // (see auth-modes.tsx). The team area adds the e-mail verification mode (and two-factor) by adding a mode name here
 // and a component there; the invitation check lives in invitation.ts.
 
-export type AuthMode = "login" | "register";
+export type AuthMode = "login" | "register" | "verify";
 
 export interface Invitation {
   dealershipName: string;
@@ -19,6 +19,16 @@ export interface AuthState {
   emailLocked: boolean;
   /** Set when the e-mail has a pending invitation (team area). */
   invitation: Invitation | null;
+  /** What the invitee typed in register mode, carried into the e-mail verification mode and back (team area). */
+  draft?: SignUpDraft;
+}
+
+export interface SignUpDraft {
+  firstName: string;
+  lastName: string;
+  phone?: string;
+  password: string;
+  confirmPassword: string;
 }
 
 export interface AuthModeProps {

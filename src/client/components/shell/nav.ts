@@ -1,5 +1,5 @@
 import type { LucideIcon } from "lucide-react";
-import { LayoutDashboard } from "lucide-react";
+import { LayoutDashboard, ShieldCheck } from "lucide-react";
 import type { ComponentType } from "react";
 import type { DealershipRole } from "../../../shared/constants";
 import type { Capability } from "../../../shared/permissions";
@@ -32,6 +32,7 @@ export interface NavItem {
 
 export const navItems: NavItem[] = [
   { path: "/", label: "Dashboard", icon: LayoutDashboard, alsoActiveOn: ["/dashboard"] },
+  { path: "/admin", label: "Admin Panel", icon: ShieldCheck, capability: "managementAccess", section: "admin" },
 ];
 
 /** Desktop floating actions (part 1 §2.9), shown on the paths below when their page exists. */

@@ -15,8 +15,8 @@ export function PlatformAdminShell() {
           <span className="ml-3 hidden items-center gap-1.5 rounded-full bg-white/10 px-2.5 py-1 text-xs font-medium text-white/90 sm:inline-flex">
             <ShieldCheck className="size-3.5" aria-hidden="true" /> Platform admin
           </span>
-          <div className="ml-auto rounded-lg bg-white text-foreground">
-            <UserMenu roleLabel="Platform Admin" />
+          <div className="ml-auto">
+            <UserMenu roleLabel="Platform Admin" tone="dark" />
           </div>
         </div>
       </header>

@@ -14,7 +14,7 @@ import {
 } from "../ui/dropdown-menu";
 
 /** Header user menu (part 1 §2.9): full name or e-mail, a role label, Profile (when that page exists) and Sign Out. */
-export function UserMenu({ roleLabel }: { roleLabel: string | null }) {
+export function UserMenu({ roleLabel, tone = "light" }: { roleLabel: string | null; tone?: "light" | "dark" }) {
   const { user, logoutMutation } = useAuth();
   const routeExists = useRouteExists();
   if (!user) return null;
@@ -23,20 +23,30 @@ export function UserMenu({ roleLabel }: { roleLabel: string | null }) {
     <DropdownMenu>
       <DropdownMenuTrigger
         aria-label="Account menu"
-        className="flex items-center gap-2.5 rounded-lg py-1 pl-1 pr-1.5 text-left outline-none transition hover:bg-muted focus-visible:ring-[3px] focus-visible:ring-ring/30 sm:pr-2.5"
+        className={cn(
+          "flex items-center gap-2.5 rounded-lg py-1 pl-1 pr-1.5 text-left outline-none transition focus-visible:ring-[3px] sm:pr-2.5",
+          tone === "dark" ? "text-white hover:bg-white/10 focus-visible:ring-white/40" : "hover:bg-muted focus-visible:ring-ring/30",
+        )}
       >
-        <span className="flex size-9 items-center justify-center rounded-full bg-primary/10 text-sm font-semibold text-primary">{initialsOf(user)}</span>
+        <span
+          className={cn(
+            "flex size-9 items-center justify-center rounded-full text-sm font-semibold",
+            tone === "dark" ? "bg-white/15 text-white" : "bg-primary/10 text-primary",
+          )}
+        >
+          {initialsOf(user)}
+        </span>
         <span className="hidden min-w-0 flex-col md:flex">
           <span data-testid="user-menu-name" className="max-w-44 truncate text-sm font-semibold leading-tight">
             {name}
           </span>
           {roleLabel && (
-            <span data-testid="user-menu-role" className="text-xs leading-tight text-muted-foreground">
+            <span data-testid="user-menu-role" className={cn("text-xs leading-tight", tone === "dark" ? "text-white/70" : "text-muted-foreground")}>
               {roleLabel}
             </span>
           )}
         </span>
-        <ChevronDown className="hidden size-4 text-muted-foreground md:block" aria-hidden="true" />
+        <ChevronDown className={cn("hidden size-4 md:block", tone === "dark" ? "text-white/70" : "text-muted-foreground")} aria-hidden="true" />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-64">
         <DropdownMenuLabel className="font-normal">

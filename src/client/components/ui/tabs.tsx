@@ -10,7 +10,7 @@ export function TabsList({ className, ...props }: React.ComponentProps<typeof Ta
   return (
     <TabsPrimitive.List
       data-slot="tabs-list"
-      className={cn("inline-flex h-10 w-fit max-w-full items-center overflow-x-auto rounded-lg bg-muted p-1 text-muted-foreground", className)}
+      className={cn("inline-flex h-10 w-fit max-w-full items-center overflow-x-auto rounded-lg border bg-muted p-1 text-muted-foreground", className)}
       {...props}
     />
   );
