@@ -53,6 +53,8 @@ export const emailVerificationVerifySchema = z
     code: verificationCodeSchema,
     firstName: requiredName("First name is required"),
     lastName: requiredName("Last name is required"),
+    /** Not on the verification form; carried over when the invitee typed it in register mode. */
+    phone: z.string().trim().max(30).optional().or(z.literal("")),
     password: passwordField,
     confirmPassword: z.string(),
   })
