@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { migrateDatabase, openPglite, openPostgres } from "../../src/server/db/client";
+import { migrateDatabase, newPglite, openPglite, openPostgres } from "../../src/server/db/client";
 
 // Migrating a fresh database is slow; do it once per run and let each test file copy the result:
 // a PGlite data-dir dump, or (with TEST_DATABASE_URL) a PostgreSQL template database.
@@ -37,7 +36,7 @@ export default async function setup(project: TestProject) {
     };
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), "showroom-test-"));
-  const client = new PGlite();
+  const client = newPglite();
   await migrateDatabase(openPglite({ client }));
   const dump = await client.dumpDataDir("none");
   const file = path.join(dir, "template.tar");

@@ -1,12 +1,11 @@
 import { readFileSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { nanoid } from "nanoid";
 import pg from "pg";
 import { inject } from "vitest";
 import { buildApp } from "../../src/server/app";
 import { testConfig, type Config } from "../../src/server/config";
-import { openPglite, openPostgres, type Database, type Db } from "../../src/server/db/client";
+import { newPglite, openPglite, openPostgres, type Database, type Db } from "../../src/server/db/client";
 
 // A fresh database per call (a copy of the migrated template) and the real app on it, driven with inject.
 
@@ -34,7 +33,7 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
     };
   }
   const tar = readFileSync(inject("pgliteTemplate"));
-  const client = new PGlite({ loadDataDir: new Blob([tar]) });
+  const client = newPglite(undefined, { loadDataDir: new Blob([tar]) });
   const database = openPglite({ client });
   return { ...database, drop: () => database.close() };
 }

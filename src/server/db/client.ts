@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -27,10 +28,21 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../../drizzle", impor
 // Any constant shared by all app processes: only one of them applies migrations at a time.
 const MIGRATION_LOCK_KEY = 7_470_012_345;
 
+/**
+ * Extensions the migrations create (pg_trgm: leads search, decision 011). Every PGlite instance that opens the
+ * app's data must be made with these, or queries touching them fail: use `newPglite`.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
+export function newPglite(dataDir?: string, options: PGliteOptions = {}): PGlite {
+  // PGlite ignores the options argument when the first one is not a string: always pass one object.
+  return new PGlite({ ...options, ...(dataDir ? { dataDir } : {}), extensions: { ...PGLITE_EXTENSIONS, ...options.extensions } });
+}
+
 /** Embedded PostgreSQL (PGlite). dataDir undefined means in memory; a PGlite instance may be passed (tests). */
 export function openPglite(options: { dataDir?: string; client?: PGlite }): Database {
   if (options.dataDir) mkdirSync(path.dirname(options.dataDir), { recursive: true });
-  const client = options.client ?? new PGlite(options.dataDir);
+  const client = options.client ?? newPglite(options.dataDir);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,

@@ -1,9 +1,18 @@
-import { sql } from "drizzle-orm";
-import { index, pgTable, text } from "drizzle-orm/pg-core";
+import { sql, type SQL } from "drizzle-orm";
+import { index, pgTable, text, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { LEAD_STATUSES } from "../../../shared/constants";
 import { at, createdAt, id } from "./columns";
 import { dealerships } from "./dealerships";
 import { users } from "./users";
+
+/**
+ * The text the leads search looks in (spec part 1 §5: full name, e-mail, phone; decision 011). The phone is there
+ * twice, as typed and as bare digits, so "4165550123" finds "416-555-0123". The trigram index is built on this same
+ * expression, so a query must use this function to be answered from it.
+ */
+export function leadSearchText(t: { firstName: AnyPgColumn; lastName: AnyPgColumn; email: AnyPgColumn; phone: AnyPgColumn }): SQL {
+  return sql`(${t.firstName} || ' ' || ${t.lastName} || ' | ' || coalesce(${t.email}, '') || ' | ' || coalesce(${t.phone}, '') || ' | ' || regexp_replace(coalesce(${t.phone}, ''), '[^0-9]', '', 'g'))`;
+}
 
 export const leads = pgTable(
   "leads",
@@ -29,6 +38,15 @@ export const leads = pgTable(
     index("leads_dealership_new_idx")
       .on(t.dealershipId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.status} = 'new'`),
+    // All Clients (front desk, management): every lead taken out of the pool, newest first.
+    index("leads_dealership_worked_idx")
+      .on(t.dealershipId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.status} <> 'new'`),
+    // A status filter (part 1 §2.5) walks only that status's rows.
+    index("leads_dealership_status_created_idx").on(t.dealershipId, t.status, t.createdAt.desc(), t.id.desc()),
+    // My Clients of one rep.
     index("leads_claimed_by_idx").on(t.claimedBy, t.createdAt.desc(), t.id.desc()),
+    // Search: case-insensitive substring (ILIKE '%q%') answered by trigrams (pg_trgm, migration 0002).
+    index("leads_search_trgm_idx").using("gin", sql`${leadSearchText(t)} gin_trgm_ops`),
   ],
 );

@@ -1,0 +1,3 @@
+CREATE INDEX "leads_dealership_worked_idx" ON "leads" USING btree ("dealership_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "leads"."status" <> 'new';--> statement-breakpoint
+CREATE INDEX "leads_dealership_status_created_idx" ON "leads" USING btree ("dealership_id","status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "leads_search_trgm_idx" ON "leads" USING gin (("first_name" || ' ' || "last_name" || ' | ' || coalesce("email", '') || ' | ' || coalesce("phone", '') || ' | ' || regexp_replace(coalesce("phone", ''), '[^0-9]', '', 'g')) gin_trgm_ops);
