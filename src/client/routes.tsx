@@ -2,6 +2,8 @@ import type { ReactElement } from "react";
 import { Navigate, Route, Routes } from "react-router";
 import { useAuth } from "./auth/auth-provider";
 import { AdminPage } from "./admin/AdminPage";
+import { CalendarPage } from "./appointments/CalendarPage";
+import { ScheduleAppointmentPage } from "./appointments/ScheduleAppointmentPage";
 import { AuthPage } from "./auth/AuthPage";
 import { usePlatformAdminStatus } from "./auth/use-platform-admin";
 import { AppShell } from "./components/shell/app-shell";
@@ -40,6 +42,8 @@ export const userRoutes: AppRoute[] = [
   { path: "/", element: <DashboardPage /> },
   { path: "/dashboard", element: <DashboardPage /> },
   { path: "/admin", element: <AdminPage /> },
+  { path: "/calendar", element: <CalendarPage /> },
+  { path: "/appointments/new", element: <ScheduleAppointmentPage /> },
   // A regular user opening /platform-admin is checked, told, and sent to / (part 2 §2).
   { path: "/platform-admin", element: <PlatformAdminPage />, shell: false },
 ];

@@ -57,7 +57,7 @@ function RowMenu({ label, children }: { label: string; children: ReactNode }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon-sm" aria-label={label} className="col-start-2 row-start-1 justify-self-end md:col-start-auto">
+        <Button variant="ghost" size="icon-sm" aria-label={label} className="justify-self-end md:order-last">
           <MoreHorizontal />
         </Button>
       </DropdownMenuTrigger>
@@ -140,7 +140,8 @@ export function UsersTab({ dealershipId, dealershipName }: { dealershipId: strin
             return (
               <div key={m.userId} role="listitem" aria-label={name} className={cn(ROW, "border-b last:border-b-0")}>
                 <Person name={name} email={m.user.email} initials={initialsOf(m.user)} />
-                <div className="col-span-2 flex flex-wrap items-center gap-2 md:contents">
+                <MemberMenu name={name} isMe={isMe} onChangeRole={() => setRoleTarget(m)} onRemove={() => setRemoveTarget(m)} />
+                <div className="col-span-2 flex flex-wrap items-center gap-2 pl-[52px] md:contents">
                   <span>
                     <Badge variant={roleVariant(m.role)}>{ROLE_LABELS[m.role]}</Badge>
                   </span>
@@ -148,24 +149,11 @@ export function UsersTab({ dealershipId, dealershipName }: { dealershipId: strin
                     <Badge variant="success">Active</Badge>
                     {isMe && <Badge variant="outline">You</Badge>}
                   </span>
-                  <span className="text-[13px] text-muted-foreground">
+                  <span className="whitespace-nowrap text-[13px] text-muted-foreground">
                     <span className="md:hidden">Added </span>
                     {day(m.addedAt)}
                   </span>
                 </div>
-                <RowMenu label={`Actions for ${name}`}>
-                  <DropdownMenuItem onSelect={() => setRoleTarget(m)}>
-                    <Shield /> Change Role
-                  </DropdownMenuItem>
-                  {!isMe && (
-                    <>
-                      <DropdownMenuSeparator />
-                      <DropdownMenuItem variant="destructive" onSelect={() => setRemoveTarget(m)}>
-                        <UserMinus /> Remove User
-                      </DropdownMenuItem>
-                    </>
-                  )}
-                </RowMenu>
               </div>
             );
           })}
@@ -188,13 +176,40 @@ export function UsersTab({ dealershipId, dealershipName }: { dealershipId: strin
   );
 }
 
+function MemberMenu({ name, isMe, onChangeRole, onRemove }: { name: string; isMe: boolean; onChangeRole: () => void; onRemove: () => void }) {
+  return (
+    <RowMenu label={`Actions for ${name}`}>
+      <DropdownMenuItem onSelect={onChangeRole}>
+        <Shield /> Change Role
+      </DropdownMenuItem>
+      {!isMe && (
+        <>
+          <DropdownMenuSeparator />
+          <DropdownMenuItem variant="destructive" onSelect={onRemove}>
+            <UserMinus /> Remove User
+          </DropdownMenuItem>
+        </>
+      )}
+    </RowMenu>
+  );
+}
+
 function InvitationRow({ invite, onResend, onDelete, busy }: { invite: Invitation; onResend: () => void; onDelete: () => void; busy: boolean }) {
   const name = fullName(invite) || invite.email;
   const expired = invite.status === "expired";
   return (
     <div role="listitem" aria-label={name} className={cn(ROW, "border-b bg-muted/20 last:border-b-0", busy && "opacity-60")}>
       <Person name={name} email={invite.email} initials={initialsOf(invite)} pending />
-      <div className="col-span-2 flex flex-wrap items-center gap-2 md:contents">
+      <RowMenu label={`Actions for invitation to ${name}`}>
+        <DropdownMenuItem onSelect={onResend}>
+          <RefreshCw /> Resend
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem variant="destructive" onSelect={onDelete}>
+          <Trash2 /> Delete
+        </DropdownMenuItem>
+      </RowMenu>
+      <div className="col-span-2 flex flex-wrap items-center gap-2 pl-[52px] md:contents">
         <span>
           <Badge variant={roleVariant(invite.role)}>{ROLE_LABELS[invite.role]}</Badge>
         </span>
@@ -211,15 +226,6 @@ function InvitationRow({ invite, onResend, onDelete, busy }: { invite: Invitatio
           {expired ? `Expired ${day(invite.expiresAt)}` : `Invited ${day(invite.invitedAt)} · expires ${day(invite.expiresAt)}`}
         </span>
       </div>
-      <RowMenu label={`Actions for invitation to ${name}`}>
-        <DropdownMenuItem onSelect={onResend}>
-          <RefreshCw /> Resend
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem variant="destructive" onSelect={onDelete}>
-          <Trash2 /> Delete
-        </DropdownMenuItem>
-      </RowMenu>
     </div>
   );
 }

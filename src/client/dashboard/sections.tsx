@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import type { DealershipRole } from "../../shared/constants";
+import { UpcomingAppointments } from "../appointments/UpcomingAppointments";
 import type { DealershipSummary } from "../dealerships/types";
 
 // The dashboard's sections, top to bottom (part 1 §2.3). Each area adds its own with one line, e.g.
@@ -19,4 +20,7 @@ export interface DashboardSection {
   span?: "full" | "wide" | "narrow";
 }
 
-export const dashboardSections: DashboardSection[] = [];
+export const dashboardSections: DashboardSection[] = [
+  // Upcoming appointments sits beside Recent Leads (the "wide" section placed before it), part 1 §2.3.
+  { key: "upcoming", Component: UpcomingAppointments, span: "narrow" },
+];

@@ -2,7 +2,7 @@ import { MutationCache, QueryCache, QueryClient, type QueryFunctionContext } fro
 import { CACHE_TIMES, LOGGED_OUT_REDIRECT_DELAY_MS, READ_RETRIES, WRITE_RETRIES } from "../../shared/constants";
 import { apiJson, errorStatus, isNetworkError, isUnauthorizedError } from "./api";
 import { pathFromQueryKey } from "./query-key";
-import { toast } from "./toast";
+import { toastAndHold } from "./toast";
 
 // The query client with the settings of part 1 §9, and the logged-out handling of part 1 §2.1 / §8.
 
@@ -25,7 +25,7 @@ let redirecting = false;
 export function handleLoggedOut(): void {
   if (redirecting) return;
   redirecting = true;
-  toast({ title: "Unauthorized", description: "You are logged out. Logging in again...", variant: "destructive" });
+  toastAndHold({ title: "Unauthorized", description: "You are logged out. Logging in again...", variant: "destructive" });
   setTimeout(() => {
     window.location.href = "/api/login";
   }, LOGGED_OUT_REDIRECT_DELAY_MS);

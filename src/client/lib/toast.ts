@@ -25,6 +25,8 @@ const TOAST_LIMIT = 1;
 const REMOVE_DELAY_MS = 200;
 
 let toasts: ToastItem[] = [];
+/** Set once the session is found lost: its toast stays up and later toasts (a failed call's own) are dropped. */
+let held = false;
 let counter = 0;
 const listeners = new Set<() => void>();
 
@@ -35,6 +37,7 @@ function emit(next: ToastItem[]) {
 
 export function toast(options: ToastOptions): { id: string; dismiss: () => void } {
   const id = `t${++counter}`;
+  if (held) return { id, dismiss: () => undefined };
   const item: ToastItem = {
     id,
     title: options.title,
@@ -45,6 +48,12 @@ export function toast(options: ToastOptions): { id: string; dismiss: () => void 
   };
   emit([item, ...toasts.filter((t) => t.id !== id)].slice(0, TOAST_LIMIT));
   return { id, dismiss: () => dismissToast(id) };
+}
+
+/** Shows this toast and then ignores every later one (the page is about to be left). */
+export function toastAndHold(options: ToastOptions): void {
+  toast(options);
+  held = true;
 }
 
 export function dismissToast(id?: string): void {

@@ -1,5 +1,5 @@
 import type { LucideIcon } from "lucide-react";
-import { LayoutDashboard, ShieldCheck } from "lucide-react";
+import { CalendarDays, CalendarPlus, LayoutDashboard, ShieldCheck } from "lucide-react";
 import type { ComponentType } from "react";
 import type { DealershipRole } from "../../../shared/constants";
 import type { Capability } from "../../../shared/permissions";
@@ -32,6 +32,8 @@ export interface NavItem {
 
 export const navItems: NavItem[] = [
   { path: "/", label: "Dashboard", icon: LayoutDashboard, alsoActiveOn: ["/dashboard"] },
+  { path: "/calendar", label: "Calendar", icon: CalendarDays, bottomBar: "Calendar" },
+  { path: "/appointments/new", label: "New Appointment", icon: CalendarPlus },
   { path: "/admin", label: "Admin Panel", icon: ShieldCheck, capability: "managementAccess", section: "admin" },
 ];
 

@@ -1,0 +1,81 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { logInAs } from "./helpers/auth";
+import { launchBrowser, newPage, PHONE } from "./helpers/browser";
+import { waitForHeading, waitForPath, waitForToast } from "./helpers/page";
+import { startServer, type RunningServer } from "./helpers/server";
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.remove();
+});
+
+describe("routing when signed out (part 1 §2.1)", () => {
+  it("sends / to /auth", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await page.goto("/");
+    await waitForPath(page, "/auth");
+    await waitForHeading(page, "Welcome back");
+    await context.close();
+  });
+
+  it("shows the not-found screen for any other unknown path, including pages that need a sign-in", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    for (const path of ["/no/such/page", "/dashboard"]) {
+      await page.goto(path);
+      await waitForHeading(page, "404 Page Not Found");
+      expect(await page.getByText("Did you forget to add the page to the router?").isVisible()).toBe(true);
+      expect(new URL(page.url()).pathname).toBe(path);
+    }
+    await context.close();
+  });
+});
+
+describe("routing for a signed-in regular user", () => {
+  it("shows the dashboard at / and /dashboard, and sends unknown paths and /auth to /", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await logInAs(page, "sales");
+    await waitForPath(page, "/");
+    await waitForHeading(page, "Dashboard");
+    expect(await page.getByTestId("user-menu-role").textContent()).toBe("Sales");
+    await page.goto("/dashboard");
+    await waitForHeading(page, "Dashboard");
+    for (const path of ["/no/such/page", "/auth"]) {
+      await page.goto(path);
+      await waitForPath(page, "/");
+      await waitForHeading(page, "Dashboard");
+    }
+    await context.close();
+  });
+
+  it("checks a regular user who opens /platform-admin, says access is denied and sends them to /", async () => {
+    const { page, context } = await newPage(browser, server.url);
+    await logInAs(page, "management");
+    await page.goto("/platform-admin");
+    const toast = await waitForToast(page, "Access Denied");
+    expect(toast).toContain("Access Denied: You don't have platform admin privileges");
+    await waitForPath(page, "/");
+    await waitForHeading(page, "Dashboard");
+    await context.close();
+  });
+
+  it("on a phone, opens the navigation from the hamburger menu", async () => {
+    const { page, context } = await newPage(browser, server.url, PHONE);
+    await logInAs(page, "frontDesk");
+    await waitForHeading(page, "Dashboard");
+    expect(await page.getByRole("complementary").isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Open menu" }).click();
+    const menu = page.getByRole("dialog");
+    await menu.getByRole("link", { name: "Dashboard" }).waitFor();
+    await menu.getByRole("link", { name: "Dashboard" }).click();
+    await menu.waitFor({ state: "detached" });
+    await context.close();
+  });
+});
