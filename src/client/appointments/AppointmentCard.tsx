@@ -75,7 +75,7 @@ export function AppointmentCard({
             )}
           </div>
 
-          <dl className="mt-3 grid gap-x-6 gap-y-1.5 text-sm sm:grid-cols-2 xl:grid-cols-3">
+          <dl className="mt-3 grid gap-x-6 gap-y-1.5 text-sm sm:grid-cols-2">
             <div className="flex min-w-0 items-center gap-2">
               <dt className="sr-only">Email</dt>
               <Mail className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
@@ -94,7 +94,7 @@ export function AppointmentCard({
               <Phone className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
               <dd className="truncate tabular-nums">{appointment.phone ? formatPhone(appointment.phone) : <span className="text-muted-foreground">No phone</span>}</dd>
             </div>
-            <div className="flex min-w-0 items-center gap-2">
+            <div className="flex min-w-0 items-center gap-2 sm:col-span-2">
               <dt className="sr-only">Sales Associate</dt>
               <UserRound className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
               <dd className="truncate">

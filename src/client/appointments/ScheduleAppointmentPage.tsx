@@ -148,7 +148,14 @@ function ScheduleForm({ dealershipId, timezone }: { dealershipId: string; timezo
               </FormField>
             </div>
             <div className="grid gap-5 sm:grid-cols-2">
-              <FormField label="Email" hint="Optional" error={errors.email?.message}>
+              <FormField
+                label={
+                  <>
+                    Email <span className="font-normal text-muted-foreground">(optional)</span>
+                  </>
+                }
+                error={errors.email?.message}
+              >
                 <Input id="appointment-email" type="email" inputMode="email" autoComplete="off" placeholder="customer@example.com" {...form.register("email")} />
               </FormField>
               <FormField label="Phone" error={errors.phone?.message}>

@@ -76,9 +76,10 @@ export function SubscribeDialog({ dealershipId, dealershipName }: { dealershipId
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
-        <Button variant="outline">
+        <Button variant="outline" aria-label="Subscribe in your calendar">
           <CalendarSync />
-          Subscribe in your calendar
+          <span className="sm:hidden">Subscribe</span>
+          <span className="hidden sm:inline">Subscribe in your calendar</span>
         </Button>
       </DialogTrigger>
       <DialogContent className="max-w-xl">

@@ -71,7 +71,7 @@ export function UpcomingAppointments({ dealership }: DashboardSectionProps) {
                     data-testid="upcoming-appointment"
                   >
                     <div className="flex items-start justify-between gap-2">
-                      <span className="inline-flex items-center gap-1.5 text-xs font-medium tabular-nums text-muted-foreground">
+                      <span className="inline-flex items-center gap-1.5 whitespace-nowrap text-xs font-medium tabular-nums text-muted-foreground">
                         <CalendarClock className="size-3.5" aria-hidden="true" />
                         {a.date} · {a.time}
                       </span>

@@ -14,7 +14,7 @@ function DayButton({ day, modifiers, className, children, ...props }: DayButtonP
     <button
       {...props}
       className={cn(
-        "relative flex size-10 items-center justify-center rounded-lg text-sm font-normal tabular-nums outline-none transition-colors hover:bg-muted focus-visible:ring-[3px] focus-visible:ring-ring/40 sm:size-9",
+        "relative flex h-9 w-10 items-center justify-center rounded-lg text-sm font-normal tabular-nums outline-none transition-colors hover:bg-muted focus-visible:ring-[3px] focus-visible:ring-ring/40 sm:size-9",
         modifiers.today && !modifiers.selected && "bg-accent font-semibold text-accent-foreground",
         modifiers.selected && "bg-primary font-semibold text-primary-foreground hover:bg-primary/90",
         modifiers.outside && !modifiers.selected && "text-muted-foreground/60",
@@ -49,7 +49,7 @@ export function Calendar({ className, classNames, showOutsideDays = true, ...pro
         button_next: cn(buttonVariants({ variant: "ghost", size: "icon-sm" }), "text-muted-foreground"),
         month_grid: "border-collapse",
         weekdays: "flex",
-        weekday: "flex size-10 items-center justify-center text-xs font-medium text-muted-foreground sm:size-9",
+        weekday: "flex h-8 w-10 items-center justify-center text-xs font-medium text-muted-foreground sm:size-9",
         week: "mt-1 flex",
         day: "p-0",
         hidden: "invisible",
