@@ -123,7 +123,7 @@ describe("the /auth screen's forms", () => {
     await waitForHeading(p, "Welcome back");
   });
 
-  it("Sign Up reveals the invitation e-mail box; Enter checks it and continues to registration with the e-mail", async () => {
+  it("Sign Up reveals the invitation e-mail box, validates it, and Enter checks it", async () => {
     await p.goto("/auth");
     await p.getByRole("button", { name: "Sign Up" }).click();
     const box = p.getByLabel("Enter your email to check for invitation");
@@ -133,10 +133,10 @@ describe("the /auth screen's forms", () => {
     await p.getByRole("button", { name: "Cancel" }).click();
     expect(await box.count()).toBe(0);
     await p.getByRole("button", { name: "Sign Up" }).click();
-    await p.getByLabel("Enter your email to check for invitation").fill("someone@example.com");
-    await p.getByRole("button", { name: "Check Invitation" }).click();
-    await waitForHeading(p, "Complete Your Registration");
-    expect(await p.getByLabel("Email").inputValue()).toBe("someone@example.com");
+    await p.getByLabel("Enter your email to check for invitation").fill("nobody-invited@example.com");
+    await p.getByLabel("Enter your email to check for invitation").press("Enter");
+    expect(await waitForToast(p, "No Invitation Found")).toContain("Please contact your dealership administrator for an invitation.");
+    await waitForHeading(p, "Welcome back");
   });
 
   it("?action=signup&email= opens register mode with the e-mail locked and no login link", async () => {
