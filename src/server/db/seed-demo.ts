@@ -5,6 +5,7 @@ import type { Db } from "./client";
 import { makeDealership, makeUser } from "./factories";
 import { seedDemoTeam } from "../team/demo";
 import { seedDemoAppointments } from "../appointments/demo";
+import { seedDemoLeads } from "../leads/demo";
 
 export const DEMO_PASSWORD = "showroom123";
 
@@ -57,6 +58,7 @@ export async function seedDemo(db: Db, logger: Logger): Promise<DemoLogin[]> {
   const world: DemoWorld = { db, dealerships: { northside, lakeshore }, users: people };
   // Each area adds its own demo data here, e.g. `await seedDemoLeads(world);`.
   await seedDemoTeam(world);
+  await seedDemoLeads(world);
   await seedDemoAppointments(world); // after the leads seed, so demo appointments can link to demo leads
   void world;
 

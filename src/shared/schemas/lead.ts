@@ -1,0 +1,144 @@
+import { z } from "zod";
+import { LEAD_STATUSES, type LeadStatus } from "../constants";
+
+// Request schemas of the leads area (spec part 1 §5 lead form, part 2 §5/§7 lead edit). The create and edit forms and
+// the server validate with these same objects (ARCHITECTURE invariant 3).
+
+export const LEAD_NAME_MAX = 100;
+export const LEAD_DESCRIPTION_MAX = 5000;
+/** Page size of the leads lists: large enough for every screen of the spec, at most LEADS_PAGE_MAX (decision 012). */
+export const LEADS_PAGE_DEFAULT = 100;
+export const LEADS_PAGE_MAX = 200;
+
+export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = {
+  new: "New",
+  claimed: "Claimed",
+  contacted: "Contacted",
+  qualified: "Qualified",
+  inProgress: "In Progress",
+  closed: "Closed",
+  lost: "Lost",
+};
+
+const requiredName = (message: string) =>
+  z.string({ message }).trim().min(1, { message }).max(LEAD_NAME_MAX, { message: `Must be at most ${LEAD_NAME_MAX} characters` });
+
+/** "Please enter a valid email" or empty (part 1 §5); stored lower-case, empty becomes null. */
+export const leadEmailField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => v === "" || z.email().safeParse(v).success, { message: "Please enter a valid email" });
+
+/**
+ * Part 1 §5: phone is "non-empty ('Phone number is required') or empty", i.e. optional; shown as 555-123-4567.
+ * When given it must hold 7 to 15 digits (decision 013); a 10-digit number is stored in the 3-3-4 form so the list,
+ * the search and the detail page all show it the same way.
+ */
+export const leadPhoneField = z
+  .string()
+  .trim()
+  .max(30, { message: "Please enter a valid phone number" })
+  .refine((v) => v === "" || /^[0-9+().\-\s]+$/.test(v), { message: "Please enter a valid phone number" })
+  .refine(
+    (v) => {
+      if (v === "") return true;
+      const digits = v.replace(/\D/g, "").length;
+      return digits >= 7 && digits <= 15;
+    },
+    { message: "Please enter a valid phone number" },
+  )
+  .transform((v) => {
+    const digits = v.replace(/\D/g, "");
+    return digits.length === 10 ? `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}` : v;
+  });
+
+export const leadStatusSchema = z.enum(LEAD_STATUSES, {
+  message: `Status must be one of: ${LEAD_STATUSES.join(", ")}`,
+});
+
+const leadFields = {
+  firstName: requiredName("First name is required"),
+  lastName: requiredName("Last name is required"),
+  email: leadEmailField.optional().nullable(),
+  phone: leadPhoneField.optional().nullable(),
+  description: z
+    .string()
+    .trim()
+    .max(LEAD_DESCRIPTION_MAX, { message: `Description must be at most ${LEAD_DESCRIPTION_MAX} characters` })
+    .optional()
+    .nullable(),
+};
+
+/**
+ * POST /api/dealerships/{id}/leads. `assignedTo` is the rep's user id (front desk and management only; part 1 §2.6,
+ * §6); empty or missing leaves the lead unassigned (or, for a sales user, claimed by themselves).
+ */
+export const createLeadSchema = z.object({
+  ...leadFields,
+  assignedTo: z.string().trim().max(64).optional().nullable(),
+});
+export type CreateLeadInput = z.input<typeof createLeadSchema>;
+
+/** PATCH /api/leads/{id}: part 2 §7, any subset of the editable fields. */
+export const updateLeadSchema = z
+  .object({
+    firstName: leadFields.firstName.optional(),
+    lastName: leadFields.lastName.optional(),
+    email: leadFields.email,
+    phone: leadFields.phone,
+    description: leadFields.description,
+    status: leadStatusSchema.optional(),
+  })
+  .strict();
+export type UpdateLeadInput = z.input<typeof updateLeadSchema>;
+
+/** PATCH /api/leads/{id}/status. */
+export const leadStatusChangeSchema = z.object({ status: leadStatusSchema });
+
+/** The query of GET /api/dealerships/{id}/leads. */
+export const leadListQuerySchema = z.object({
+  type: z.enum(["new", "my"], { message: "type must be new or my" }).optional(),
+  q: z.string().trim().max(200, { message: "Search is too long" }).optional(),
+  status: leadStatusSchema.optional(),
+  limit: z.coerce
+    .number({ message: `limit must be a number from 1 to ${LEADS_PAGE_MAX}` })
+    .int({ message: `limit must be a number from 1 to ${LEADS_PAGE_MAX}` })
+    .min(1, { message: `limit must be a number from 1 to ${LEADS_PAGE_MAX}` })
+    .max(LEADS_PAGE_MAX, { message: `limit must be a number from 1 to ${LEADS_PAGE_MAX}` })
+    .default(LEADS_PAGE_DEFAULT),
+  cursor: z.string().max(200).optional(),
+});
+export type LeadListQuery = z.infer<typeof leadListQuerySchema>;
+
+/** A lead as the API answers it (part 2 §3 Lead). */
+export interface Lead {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phone: string | null;
+  description: string | null;
+  status: LeadStatus;
+  dealershipId: string;
+  createdAt: string;
+  claimedBy: string | null;
+  claimedByName: string | null;
+  claimedAt: string | null;
+}
+
+/** GET /api/dealerships/{id}/metrics (part 1 §3). Changes are whole percents from yesterday (decision 014). */
+export interface DealershipMetrics {
+  newLeadsToday: number;
+  newLeadsTodayChange: number;
+  appointmentsScheduledToday: number;
+  appointmentsScheduledTodayChange: number;
+  testDrivesCompletedToday: number;
+  testDrivesCompletedTodayChange: number;
+}
+
+/** Percent change from yesterday; from zero it is +100 when there is anything today, else 0 (decision 014). */
+export function percentChange(today: number, yesterday: number): number {
+  if (yesterday === 0) return today === 0 ? 0 : 100;
+  return Math.round(((today - yesterday) / yesterday) * 100);
+}
