@@ -142,7 +142,7 @@ export function AppShell() {
           </SheetContent>
         </Sheet>
         <Link to="/" className="rounded-lg outline-none focus-visible:ring-[3px] focus-visible:ring-ring/30" aria-label="Showroom home">
-          <Brand className="[&>span:last-child]:hidden sm:[&>span:last-child]:flex" />
+          <Brand />
         </Link>
         <div className="ml-2 hidden min-w-0 sm:block lg:ml-10">
           <DealershipSwitcher className="max-w-72" />

@@ -38,7 +38,7 @@ export function FormField({ label, error, hint, required, className, children }:
   const hintId = `${id}-hint`;
   const describedBy = [hint ? hintId : null, error ? messageId : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div data-slot="form-field" className={cn("grid gap-2", className)}>
+    <div data-slot="form-field" className={cn("grid content-start gap-2", className)}>
       <Label htmlFor={id} className={cn(error && "text-destructive")}>
         {label}
         {required && (
