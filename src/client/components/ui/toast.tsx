@@ -72,7 +72,7 @@ export function Toaster() {
       ))}
       <ToastPrimitive.Viewport
         hotkey={["F8"]}
-        className="fixed inset-x-0 top-0 z-[100] flex max-h-dvh flex-col gap-2 p-3 pt-[calc(0.75rem+env(safe-area-inset-top))] outline-none sm:left-auto sm:right-4 sm:top-[4.75rem] sm:w-full sm:max-w-sm sm:p-0"
+        className="pointer-events-none fixed inset-x-0 top-0 z-[100] flex max-h-dvh flex-col gap-2 p-3 pt-[calc(0.75rem+env(safe-area-inset-top))] outline-none sm:left-auto sm:right-4 sm:top-[4.75rem] sm:w-full sm:max-w-sm sm:p-0"
       />
     </ToastPrimitive.Provider>
   );
