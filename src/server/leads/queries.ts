@@ -243,8 +243,12 @@ export interface LeadChanges {
  */
 export async function updateLead(db: Executor, leadId: string, changes: LeadChanges, actorId: string): Promise<LeadRow | undefined> {
   const set: Record<string, unknown> = {};
-  for (const key of ["firstName", "lastName", "email", "phone", "description"] as const) {
+  for (const key of ["firstName", "lastName"] as const) {
     if (changes[key] !== undefined) set[key] = changes[key];
+  }
+  // An emptied optional field is "not provided" (part 2 lead detail), stored as null.
+  for (const key of ["email", "phone", "description"] as const) {
+    if (changes[key] !== undefined) set[key] = changes[key] || null;
   }
   if (changes.status === "new") {
     Object.assign(set, { status: "new", claimedBy: null, claimedAt: null });

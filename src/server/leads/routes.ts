@@ -36,7 +36,7 @@ import { REMINDER_LEADS_LISTED, reminderMail } from "./reminder-mail";
 // Leads and the dashboard metrics (spec part 1 §2.3-2.6, §4, §6, §7; part 2 lead detail §7). Every rule the screens
 // show is decided here from the session (decision 010).
 
-export const ALREADY_CLAIMED = "This lead has already been claimed by another user.";
+export const ALREADY_CLAIMED = "This lead is already claimed by another user.";
 const LEAD_NOT_FOUND = "Lead not found";
 
 type DealershipParams = { Params: { id: string } };
