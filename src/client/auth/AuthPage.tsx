@@ -1,6 +1,7 @@
 import { CalendarCheck2, CarFront, Inbox, Users } from "lucide-react";
 import { useState } from "react";
 import { useLocation } from "react-router";
+import { useDocumentTitle } from "../components/page-header";
 import { Brand } from "../components/shell/brand";
 import { authModes } from "./auth-modes";
 import { useInvitationLink } from "./invitation";
@@ -19,6 +20,7 @@ export function AuthPage() {
   const location = useLocation();
   const [state, setState] = useState<AuthState>(() => initialAuthState(location.search, location.hash));
   const Mode = authModes[state.mode];
+  useDocumentTitle(state.mode === "login" ? "Sign in" : "Create your account");
   const go = (next: Partial<AuthState>) => setState((s) => ({ ...s, ...next }));
   const checkingLink = useInvitationLink(state, go);
 

@@ -1,8 +1,36 @@
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { cn } from "../lib/utils";
 
-/** The title block at the top of every page: title, a line of context, and actions on the right. */
-export function PageHeader({ title, description, actions, className }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; className?: string }) {
+/** Sets the browser tab's title to "{title} · Showroom" while the page is shown. */
+export function useDocumentTitle(title: string | undefined): void {
+  useEffect(() => {
+    if (!title) return;
+    const before = document.title;
+    document.title = `${title} · Showroom`;
+    return () => {
+      document.title = before;
+    };
+  }, [title]);
+}
+
+/**
+ * The title block at the top of every page: title, a line of context, and actions on the right.
+ * The tab title follows `documentTitle`, or `title` when it is plain text.
+ */
+export function PageHeader({
+  title,
+  description,
+  actions,
+  className,
+  documentTitle,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+  documentTitle?: string;
+}) {
+  useDocumentTitle(documentTitle ?? (typeof title === "string" ? title : undefined));
   return (
     <div className={cn("mb-6 flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between lg:mb-8", className)}>
       <div className="min-w-0">

@@ -1,5 +1,6 @@
-import { Building2 } from "lucide-react";
+import { Building2, CloudOff } from "lucide-react";
 import { EmptyState, PageHeader } from "../components/page-header";
+import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
 import { Skeleton } from "../components/ui/skeleton";
 import { useCurrentDealership, useRole } from "../dealerships/dealership-context";
@@ -23,10 +24,20 @@ function DashboardSkeleton() {
 
 /** part 1 §2.3: the dashboard frame; the areas add their sections in ./sections.tsx. */
 export function DashboardPage() {
-  const { dealership, dealerships, isLoading } = useCurrentDealership();
+  const { dealership, dealerships, isLoading, isError, retry } = useCurrentDealership();
   const { role } = useRole();
 
   if (isLoading) return <DashboardSkeleton />;
+
+  if (isError && dealerships.length === 0) {
+    return (
+      <Card className="mx-auto mt-4 max-w-xl">
+        <EmptyState icon={<CloudOff />} title="Your dealerships could not be loaded" action={<Button onClick={retry}>Try again</Button>}>
+          <p>Check your connection and try again.</p>
+        </EmptyState>
+      </Card>
+    );
+  }
 
   if (!dealership && dealerships.length === 0) {
     return (
@@ -42,7 +53,7 @@ export function DashboardPage() {
 
   return (
     <div className="mx-auto max-w-7xl">
-      <PageHeader title="Dashboard" description={<span data-testid="dashboard-dealership">{dealership.name}</span>} />
+      <PageHeader title="Dashboard" documentTitle="Dashboard" description={<span data-testid="dashboard-dealership">{dealership.name}</span>} />
       <div className="grid gap-6 lg:grid-cols-3">
         {dashboardSections.map(({ key, Component, span = "full" }) => (
           <section key={key} className={cn(span === "full" && "lg:col-span-3", span === "wide" && "lg:col-span-2", span === "narrow" && "lg:col-span-1")}>

@@ -18,6 +18,9 @@ interface DealershipContextValue {
   /** null when the user belongs to no dealership. */
   dealership: DealershipSummary | null;
   isLoading: boolean;
+  /** The list could not be loaded (not a 401: that signs the person out). */
+  isError: boolean;
+  retry: () => void;
   switchDealership: (dealershipId: string) => void;
   isSwitching: boolean;
 }
@@ -55,6 +58,8 @@ export function DealershipProvider({ children }: { children: ReactNode }) {
     dealerships,
     dealership: pickCurrentDealership(dealerships, user?.currentDealershipId),
     isLoading: Boolean(user) && list.isPending,
+    isError: list.isError,
+    retry: () => void list.refetch(),
     switchDealership: (id) => switchMutation.mutate(id),
     isSwitching: switchMutation.isPending,
   };

@@ -129,6 +129,7 @@ export function PlatformAdminPage() {
   return (
     <div>
       <PageHeader
+        documentTitle="Platform Administration"
         title={
           <span className="flex flex-wrap items-center gap-3">
             Platform Administration
