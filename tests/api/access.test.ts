@@ -49,6 +49,11 @@ describe("every API route", () => {
     expect(routes.length).toBeGreaterThan(5);
   });
 
+  it("has every named public route (the list stays honest)", () => {
+    const registered = new Set(routes.map((r) => `${r.method} ${r.url}`));
+    expect([...PUBLIC_ROUTES].filter((r) => !registered.has(r))).toEqual([]);
+  });
+
   it("answers 401 to a signed-out caller unless it is a named public route", async () => {
     const open: string[] = [];
     for (const route of routes) {
