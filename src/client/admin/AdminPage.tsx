@@ -46,10 +46,10 @@ export function AdminPage() {
             <Mail aria-hidden="true" /> Email Notifications
           </TabsTrigger>
         </TabsList>
-        <TabsContent value="users">
+        <TabsContent value="users" className="min-w-0">
           <UsersTab key={dealership.id} dealershipId={dealership.id} dealershipName={dealership.name} />
         </TabsContent>
-        <TabsContent value="email">
+        <TabsContent value="email" className="min-w-0">
           <EmailNotificationsTab key={dealership.id} dealershipId={dealership.id} />
         </TabsContent>
       </Tabs>

@@ -36,7 +36,7 @@ export function EmailNotificationsTab({ dealershipId }: { dealershipId: string }
     );
   }
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <p className="text-sm text-muted-foreground">
         Choose which events send e-mail, and who receives each one. Nobody receives an e-mail until you subscribe them.
       </p>

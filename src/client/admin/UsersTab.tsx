@@ -149,7 +149,7 @@ export function UsersTab({ dealershipId, dealershipName }: { dealershipId: strin
                     <Badge variant="success">Active</Badge>
                     {isMe && <Badge variant="outline">You</Badge>}
                   </span>
-                  <span className="whitespace-nowrap text-[13px] text-muted-foreground">
+                  <span className="w-full whitespace-nowrap text-[13px] text-muted-foreground md:w-auto">
                     <span className="md:hidden">Added </span>
                     {day(m.addedAt)}
                   </span>
@@ -222,7 +222,7 @@ function InvitationRow({ invite, onResend, onDelete, busy }: { invite: Invitatio
             </Badge>
           )}
         </span>
-        <span className="text-[13px] text-muted-foreground">
+        <span className="w-full text-[13px] text-muted-foreground md:w-auto">
           {expired ? `Expired ${day(invite.expiresAt)}` : `Invited ${day(invite.invitedAt)} · expires ${day(invite.expiresAt)}`}
         </span>
       </div>

@@ -1,7 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { ApiError, api, errorStatus, serverMessage } from "../lib/api";
-import { toast } from "../lib/toast";
+import { api, errorStatus, serverMessage } from "../lib/api";
+import { dismissToast, toast } from "../lib/toast";
 import type { AuthModeProps, AuthState, Invitation, SignUpDraft } from "./modes";
 
 // Joining by invitation on /auth (part 1 §2.2, §4, §7, §8; decisions 030-033):
@@ -18,7 +18,10 @@ export function useInvitationCheck(go: AuthModeProps["go"]): { check: (email: st
   const mutation = useMutation<Invitation, Error, string>({
     mutationFn: fetchInvitation,
     meta: { allowUnauthorized: true },
-    onSuccess: (invitation, email) => go({ mode: "register", email, emailLocked: false, invitation, draft: undefined }),
+    onSuccess: (invitation, email) => {
+      dismissToast(); // an earlier "No Invitation Found" no longer applies
+      go({ mode: "register", email, emailLocked: false, invitation, draft: undefined });
+    },
     onError: (error) => {
       if (errorStatus(error) === 404) {
         toast({ title: "No Invitation Found", description: "Please contact your dealership administrator for an invitation.", variant: "destructive" });
@@ -80,7 +83,7 @@ export function useSendCode() {
     onError: (error) =>
       toast({
         title: "Failed to Send Code",
-        description: error instanceof ApiError ? serverMessage(error, "Unable to send verification code. Please check your email address.") : "Unable to send verification code. Please check your email address.",
+        description: serverMessage(error, "Unable to send verification code. Please check your email address."),
         variant: "destructive",
       }),
   });
@@ -88,14 +91,25 @@ export function useSendCode() {
 
 /** Create Account with an invitation: send the code, then the e-mail verification mode with what was typed. */
 export function useInvitedSignUp(state: AuthState, go: AuthModeProps["go"]) {
-  const sendCode = useSendCode();
-  return {
-    isPending: sendCode.isPending,
-    start(values: SignUpDraft & { email: string }) {
-      const { email, firstName, lastName, phone, password, confirmPassword } = values;
-      sendCode.mutate(email, {
-        onSuccess: () => go({ mode: "verify", email, invitation: state.invitation, draft: { firstName, lastName, phone, password, confirmPassword } }),
-      });
+  const mutation = useMutation<unknown, Error, SignUpDraft & { email: string }>({
+    mutationFn: ({ email }) => api.post("/api/auth/email-verification/request", { email }),
+    meta: { allowUnauthorized: true },
+    onSuccess: (_r, values) => {
+      toast({ title: "Verification Code Sent", description: "Please check your email for the verification code.", variant: "success" });
+      toVerify(values);
     },
-  };
+    onError: (error, values) => {
+      // A code sent moments ago (e.g. before going Back) is still valid: carry on with it.
+      if (errorStatus(error) === 429) {
+        toast({ title: "Verification Code Sent", description: "We sent you a code a moment ago. Please check your email.", variant: "success" });
+        toVerify(values);
+        return;
+      }
+      toast({ title: "Failed to Send Code", description: serverMessage(error, "Unable to send verification code. Please check your email address."), variant: "destructive" });
+    },
+  });
+  function toVerify({ email, firstName, lastName, phone, password, confirmPassword }: SignUpDraft & { email: string }) {
+    go({ mode: "verify", email, invitation: state.invitation, draft: { firstName, lastName, phone, password, confirmPassword } });
+  }
+  return { isPending: mutation.isPending, start: (values: SignUpDraft & { email: string }) => mutation.mutate(values) };
 }
