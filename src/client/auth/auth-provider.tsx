@@ -3,6 +3,7 @@ import { createContext, useContext, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import type { LoginInput, RegisterInput } from "../../shared/schemas/auth";
 import { api, apiRequest, errorStatus, serverMessage } from "../lib/api";
+import { beginSignOut } from "../lib/query-client";
 import { isDealershipSpecificKey } from "../lib/query-key";
 import { toast } from "../lib/toast";
 import { DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY, USER_KEY } from "./keys";
@@ -104,6 +105,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       await apiRequest("POST", "/api/logout", undefined, { "Cache-Control": "no-cache" });
     },
     meta: { allowUnauthorized: true },
+    onMutate: async () => {
+      beginSignOut();
+      await queryClient.cancelQueries();
+    },
     // Success or failure alike (part 1 §4).
     onSettled: () => {
       queryClient.setQueryData(USER_KEY, null);

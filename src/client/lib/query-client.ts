@@ -19,6 +19,14 @@ export const writeRetry = (failureCount: number, error: unknown) => failureCount
 let redirecting = false;
 
 /**
+ * Called when the person signs out on purpose: calls still in flight will answer 401, which must not be taken for a
+ * lost session (no "Unauthorized" toast, no second navigation).
+ */
+export function beginSignOut(): void {
+  redirecting = true;
+}
+
+/**
  * The session is gone: a destructive toast, then the browser goes to /api/login (which the server sends to /auth)
  * after 500 ms. Runs once however many requests fail together.
  */

@@ -29,11 +29,11 @@ export async function logInAs(page: Page, who: keyof typeof DEMO_USERS): Promise
 
 export async function logOut(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Account menu" }).click();
-  // Logout ends with a full page load of /auth (part 1 §4); wait for that document, not just the URL.
-  const loaded = page.waitForResponse((r) => r.request().resourceType() === "document" && new URL(r.url()).pathname === "/auth");
+  // Logout ends with a full page load of /auth (part 1 §4): wait for that new document's load event.
+  const loaded = page.waitForEvent("load");
   await page.getByRole("menuitem", { name: "Sign Out" }).click();
   await loaded;
-  await page.waitForLoadState("load");
+  if (new URL(page.url()).pathname !== "/auth") throw new Error(`logout ended on ${page.url()}`);
 }
 
 export interface Registration {
