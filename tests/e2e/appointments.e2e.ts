@@ -1,0 +1,236 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { format } from "date-fns";
+import nodeIcal, { type VEvent } from "node-ical";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays, localToday } from "../../src/shared/dealership-clock";
+import { logInAs } from "./helpers/auth";
+import { launchBrowser, newPage, PHONE } from "./helpers/browser";
+import { waitForHeading, waitForPath, waitForToast } from "./helpers/page";
+import { startServer, type RunningServer } from "./helpers/server";
+
+// Appointments in a real browser against the real server (spec part 1 §2.7, §2.8, §2.3): schedule from a lead,
+// find it on the calendar, mark it arrived then completed and see the duration, cancel another, subscribe.
+// SHOTS_DIR=/some/dir also saves a screenshot of each screen.
+
+const TZ = "America/Toronto"; // the demo dealerships' zone
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let dealershipId: string;
+let leadId: string;
+const tomorrow = addDays(localToday(TZ), 1);
+const customer = { firstName: "Quinn", lastName: "Appointment-E2E", email: "quinn.e2e@example.com", phone: "4165550177" };
+
+async function shot(p: Page, name: string): Promise<void> {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await p.screenshot({ path: path.join(dir, `${name}.png`) });
+}
+
+/** A day cell of the date picker, by react-day-picker's accessible label ("Sunday, November 22nd, 2026"). */
+function dayLabel(date: string): RegExp {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return new RegExp(format(new Date(y, m - 1, d), "EEEE, MMMM do, yyyy"));
+}
+
+function card(p: Page, name: string) {
+  return p.getByTestId("appointment-card").filter({ hasText: name });
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  ({ context, page } = await newPage(browser, server.url));
+  await logInAs(page, "sales");
+  const dealerships = (await (await page.request.get("/api/dealerships")).json()) as Array<{ id: string; name: string }>;
+  dealershipId = dealerships.find((d) => d.name === "Northside Motors")!.id;
+  // The customer is a lead of the dealership (the leads area's API); the rep starts from it.
+  const created = await page.request.post(`/api/dealerships/${dealershipId}/leads`, {
+    data: { ...customer, phone: "416-555-0177", description: "Wants a weekend test drive" },
+  });
+  expect(created.status()).toBe(201);
+  leadId = ((await created.json()) as { id: string }).id;
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.remove();
+});
+
+describe("scheduling and working an appointment in the browser", () => {
+  it("schedules from a lead: the customer is prefilled, past days are disabled, then Scheduled! and the calendar", async () => {
+    await page.goto(`/appointments/new?leadId=${leadId}`);
+    await waitForHeading(page, "Schedule Appointment");
+    await page.getByTestId("lead-prefill").filter({ hasText: `${customer.firstName} ${customer.lastName}` }).waitFor();
+    expect(await page.getByLabel("First name").inputValue()).toBe(customer.firstName);
+    expect(await page.getByLabel("Last name").inputValue()).toBe(customer.lastName);
+    expect(await page.getByLabel(/^Email/).inputValue()).toBe(customer.email);
+    expect(await page.getByLabel("Phone").inputValue()).toBe("416-555-0177");
+
+    // Submitting empty required fields shows the schema's messages and sends nothing.
+    await page.getByRole("button", { name: "Schedule Appointment" }).click();
+    await page.getByText("Title is required").waitFor();
+    await page.getByText("Time is required").waitFor();
+
+    await page.getByLabel("Title").fill("Weekend test drive");
+    await page.getByRole("button", { name: /^Date:/ }).click();
+    const yesterday = page.getByRole("button", { name: dayLabel(addDays(localToday(TZ), -1)) });
+    if (await yesterday.count()) expect(await yesterday.isDisabled()).toBe(true);
+    await page.getByRole("button", { name: dayLabel(tomorrow) }).click();
+    await page.getByRole("combobox", { name: "Time" }).click();
+    const slots = await page.getByRole("option").allTextContents();
+    expect(slots).toHaveLength(18);
+    expect(slots[0]).toBe("9:00 AM");
+    expect(slots[17]).toBe("5:30 PM");
+    await page.getByRole("option", { name: "2:00 PM", exact: true }).click();
+    await page.getByLabel("Description").fill("Bring the trade-in papers.");
+    await shot(page, "schedule-filled-1280");
+
+    await page.getByRole("button", { name: "Schedule Appointment" }).click();
+    await page.getByRole("button", { name: "Scheduled!" }).waitFor();
+    const scheduledAt = Date.now();
+    await waitForToast(page, "Appointment created successfully");
+    await waitForPath(page, "/calendar");
+    // "Scheduled!" stays on screen before the redirect (1200 ms, part 1 §9; allow for polling).
+    expect(Date.now() - scheduledAt).toBeGreaterThanOrEqual(700);
+    expect(new URL(page.url()).searchParams.get("date")).toBe(tomorrow);
+
+    const appointments = (await (await page.request.get(`/api/appointments?leadId=${leadId}`)).json()) as Array<{ title: string; date: string; time: string }>;
+    expect(appointments).toEqual([expect.objectContaining({ title: "Weekend test drive", date: tomorrow, time: "14:00" })]);
+  });
+
+  it("finds it on the calendar on that day, with the Sales Associate, and by searching", async () => {
+    const mine = card(page, "Quinn Appointment-E2E");
+    await mine.waitFor();
+    const text = await mine.textContent();
+    expect(text).toContain("Scheduled: 2:00 PM");
+    expect(text).toContain("Sales Associate: Sam Sales");
+    expect(text).toContain("quinn.e2e@example.com");
+    expect(await mine.getByTestId("appointment-status").textContent()).toBe("Scheduled");
+    expect(await mine.getByRole("link", { name: /Call/ }).getAttribute("href")).toBe("tel:4165550177");
+    await shot(page, "calendar-day-1280");
+
+    await page.getByLabel("Search appointments").fill("555-0177");
+    await mine.waitFor();
+    await page.getByLabel("Search appointments").fill("nobody-here");
+    await page.getByText("No appointments found").waitFor();
+    await page.getByText("No appointments match your search criteria.", { exact: false }).waitFor();
+    await shot(page, "calendar-no-match-1280");
+    await page.getByRole("button", { name: "Clear search" }).click();
+    await mine.waitFor();
+  });
+
+  it("marks it arrived (Arrived badge), then completed (Duration badge), and the day summary follows", async () => {
+    const mine = card(page, "Quinn Appointment-E2E");
+    await mine.getByRole("combobox", { name: /Status of/ }).click();
+    await page.getByRole("option", { name: "Arrived", exact: true }).click();
+    await waitForToast(page, "Status Updated");
+    await mine.getByTestId("appointment-arrived").waitFor();
+    expect(await mine.getByTestId("appointment-arrived").textContent()).toMatch(/^Arrived: \d{1,2}:\d{2} (AM|PM)$/);
+    expect(await mine.getByTestId("appointment-status").textContent()).toBe("Arrived");
+
+    await mine.getByRole("combobox", { name: /Status of/ }).click();
+    await page.getByRole("option", { name: "Completed", exact: true }).click();
+    await mine.getByTestId("appointment-duration").waitFor();
+    expect(await mine.getByTestId("appointment-duration").textContent()).toMatch(/^Duration: \d+ min$/);
+    expect(await mine.getByTestId("appointment-status").textContent()).toBe("Completed");
+    // Completed: no cancel button any more.
+    expect(await mine.getByRole("button", { name: /^Cancel/ }).count()).toBe(0);
+    expect(await page.getByTestId("summary-completed").textContent()).toContain("1");
+    await shot(page, "calendar-completed-1280");
+  });
+
+  it("cancels another appointment with the cancel button", async () => {
+    const other = await page.request.post(`/api/dealerships/${dealershipId}/appointments`, {
+      data: { title: "Financing chat", firstName: "Robin", lastName: "Cancel-E2E", date: tomorrow, time: "16:30" },
+    });
+    expect(other.status()).toBe(201);
+    await page.reload();
+    const robin = card(page, "Robin Cancel-E2E");
+    await robin.waitFor();
+    expect(await robin.getByRole("link", { name: /Call/ }).count()).toBe(0); // no phone, no call button
+    await robin.getByRole("button", { name: /^Cancel/ }).click();
+    await waitForToast(page, "Appointment Cancelled");
+    await page.locator('[data-testid="appointment-card"][data-status="cancelled"]', { hasText: "Robin Cancel-E2E" }).waitFor();
+    expect(await robin.getByTestId("appointment-status").textContent()).toBe("Cancelled");
+    expect(await robin.getByRole("button", { name: /^Cancel/ }).count()).toBe(0);
+    expect(await page.getByTestId("summary-cancelled").textContent()).toContain("1");
+
+    await page.getByRole("combobox", { name: "Filter by status" }).click();
+    await page.getByRole("option", { name: "Cancelled", exact: true }).click();
+    expect(await page.getByTestId("appointment-card").count()).toBe(1);
+    await page.getByRole("combobox", { name: "Filter by status" }).click();
+    await page.getByRole("option", { name: "All Appointments" }).click();
+  });
+
+  it("shows the empty state on a day without appointments", async () => {
+    await page.goto(`/calendar?date=${addDays(localToday(TZ), 200)}`);
+    await page.getByText("No appointments scheduled for this day").waitFor();
+    expect(await page.getByRole("heading", { name: "No appointments", exact: true }).isVisible()).toBe(true);
+    await shot(page, "calendar-empty-1280");
+  });
+
+  it("lists the appointment on the dashboard's upcoming panel", async () => {
+    await page.goto("/");
+    await waitForHeading(page, "Dashboard");
+    const panel = page.getByTestId("upcoming-appointments");
+    await panel.getByTestId("upcoming-appointment").first().waitFor();
+    expect(await panel.getByTestId("upcoming-appointment").count()).toBeLessThanOrEqual(5);
+    expect(await panel.textContent()).toContain("Sales Associate: Sam Sales");
+    await shot(page, "dashboard-1280");
+  });
+
+  it("gives a private calendar link whose feed has the appointment, and regenerating retires the old link", async () => {
+    await page.goto(`/calendar?date=${tomorrow}`);
+    await page.getByRole("button", { name: "Subscribe in your calendar" }).click();
+    await page.getByRole("button", { name: "Create link" }).click();
+    const url = await page.locator("#calendar-feed-url").inputValue();
+    expect(url).toMatch(/\/api\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
+    await shot(page, "subscribe-dialog-1280");
+
+    const feed = await page.request.get(url);
+    expect(feed.status()).toBe(200);
+    expect(feed.headers()["content-type"]).toContain("text/calendar");
+    const events = Object.values(nodeIcal.sync.parseICS(await feed.text())).filter((c): c is VEvent => c?.type === "VEVENT");
+    const quinn = events.find((e) => String(e.summary).includes("Quinn Appointment-E2E"))!;
+    expect(quinn).toBeDefined();
+    expect(quinn.start.tz).toBe(TZ);
+    // Cancelled appointments are left out of the feed (decision 023).
+    expect(events.some((e) => String(e.summary).includes("Robin Cancel-E2E"))).toBe(false);
+
+    await page.getByRole("button", { name: "Done" }).click();
+    await page.getByRole("button", { name: "Subscribe in your calendar" }).click();
+    await page.getByTestId("calendar-feed-exists").waitFor();
+    await page.getByRole("button", { name: "Regenerate link" }).click();
+    const fresh = await page.locator("#calendar-feed-url").inputValue();
+    expect(fresh).not.toBe(url);
+    expect((await page.request.get(url)).status()).toBe(404);
+    expect((await page.request.get(fresh)).status()).toBe(200);
+    await page.getByRole("button", { name: "Done" }).click();
+  });
+
+  it("reads well on a phone: the day's cards fit the 375 px screen", async () => {
+    const phone = await newPage(browser, server.url, PHONE);
+    await logInAs(phone.page, "sales");
+    await phone.page.goto(`/calendar?date=${tomorrow}`);
+    await card(phone.page, "Quinn Appointment-E2E").waitFor();
+    const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await card(phone.page, "Quinn Appointment-E2E").scrollIntoViewIfNeeded();
+    await shot(phone.page, "calendar-day-375");
+    await phone.page.goto("/appointments/new");
+    await waitForHeading(phone.page, "Schedule Appointment");
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await shot(phone.page, "schedule-375");
+    await phone.page.goto("/");
+    await phone.page.getByTestId("upcoming-appointments").waitFor();
+    await phone.page.getByTestId("upcoming-appointments").scrollIntoViewIfNeeded();
+    await shot(phone.page, "dashboard-375");
+    await phone.context.close();
+  });
+});
+
+void context;
