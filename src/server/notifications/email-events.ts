@@ -171,19 +171,3 @@ export function emailAppointmentStatusChanged(
     actorId,
   });
 }
-
-export function emailUnattendedLeadsReminder(
-  app: FastifyInstance,
-  args: { dealershipId: string; unattended: number; sentByName: string; actorId?: string | null },
-) {
-  const plural = args.unattended === 1 ? "lead is" : "leads are";
-  return send(app, {
-    dealershipId: args.dealershipId,
-    trigger: "unattended_leads_reminder",
-    subject: `Unattended Leads Reminder: ${args.unattended} waiting`,
-    intro: `${args.sentByName} sent a reminder: ${args.unattended} new ${plural} waiting to be claimed.`,
-    lines: [["Unclaimed leads", String(args.unattended)]],
-    link: { path: "/leads/new", label: "Claim a lead" },
-    actorId: args.actorId,
-  });
-}
