@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { format } from "date-fns";
 import nodeIcal, { type VEvent } from "node-ical";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, localToday } from "../../src/shared/dealership-clock";
 import { logInAs } from "./helpers/auth";
@@ -17,7 +17,6 @@ import { startServer, type RunningServer } from "./helpers/server";
 const TZ = "America/Toronto"; // the demo dealerships' zone
 let server: RunningServer;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let dealershipId: string;
 let leadId: string;
@@ -44,7 +43,7 @@ function card(p: Page, name: string) {
 beforeAll(async () => {
   server = await startServer();
   browser = await launchBrowser();
-  ({ context, page } = await newPage(browser, server.url));
+  ({ page } = await newPage(browser, server.url));
   await logInAs(page, "sales");
   const dealerships = (await (await page.request.get("/api/dealerships")).json()) as Array<{ id: string; name: string }>;
   dealershipId = dealerships.find((d) => d.name === "Northside Motors")!.id;
@@ -233,4 +232,3 @@ describe("scheduling and working an appointment in the browser", () => {
   });
 });
 
-void context;
