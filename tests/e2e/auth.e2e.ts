@@ -65,6 +65,8 @@ describe("registration, logout and login in a real browser", () => {
     const text = await waitForToast(page, "Login Failed");
     expect(text).toContain("Invalid email or password");
     expect(new URL(page.url()).pathname).toBe("/auth");
+    // What was typed stays, so a typo is fixed without starting over.
+    expect(await page.getByLabel("Email").inputValue()).toBe(newcomer.email);
   });
 
   it("lets a toast be dismissed by a click, and F8 moves focus to the toast area", async () => {

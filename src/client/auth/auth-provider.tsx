@@ -38,7 +38,9 @@ async function fetchCurrentUser(): Promise<CurrentUser | null> {
 
 /** Before login: forget whoever was here and everything about their dealerships (part 1 §4). */
 export function forgetSignedInData(queryClient: QueryClient): void {
-  queryClient.removeQueries({ queryKey: USER_KEY, exact: true });
+  // Set to null rather than removed: removing would make the mounted user query fetch again and the screen
+  // flash a spinner (losing what was typed in the form).
+  queryClient.setQueryData(USER_KEY, null);
   queryClient.removeQueries({ queryKey: PLATFORM_ADMIN_STATUS_KEY, exact: true });
   queryClient.removeQueries({ queryKey: DEALERSHIPS_KEY, exact: true });
   queryClient.removeQueries({ predicate: (query) => isDealershipSpecificKey(query.queryKey) });
