@@ -78,12 +78,14 @@ describe("scheduling and working an appointment in the browser", () => {
     await page.getByRole("button", { name: /^Date:/ }).click();
     const yesterday = page.getByRole("button", { name: dayLabel(addDays(localToday(TZ), -1)) });
     if (await yesterday.count()) expect(await yesterday.isDisabled()).toBe(true);
+    await shot(page, "schedule-datepicker-1280");
     await page.getByRole("button", { name: dayLabel(tomorrow) }).click();
     await page.getByRole("combobox", { name: "Time" }).click();
     const slots = await page.getByRole("option").allTextContents();
     expect(slots).toHaveLength(18);
     expect(slots[0]).toBe("9:00 AM");
     expect(slots[17]).toBe("5:30 PM");
+    await shot(page, "schedule-time-slots-1280");
     await page.getByRole("option", { name: "2:00 PM", exact: true }).click();
     await page.getByLabel("Description").fill("Bring the trade-in papers.");
     await shot(page, "schedule-filled-1280");
