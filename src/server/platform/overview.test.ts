@@ -11,6 +11,7 @@ let t: TestApp;
 let admin: MadeUser;
 let manager: MadeUser;
 let sales: MadeUser;
+let frontDesk: MadeUser;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -18,6 +19,7 @@ beforeAll(async () => {
   const south = await makeDealership(t.db, { name: "South" });
   manager = await makeUser(t.db, { memberships: [{ dealershipId: north.id, role: "management" }] });
   sales = await makeUser(t.db, { memberships: [{ dealershipId: south.id, role: "sales" }] });
+  frontDesk = await makeUser(t.db, { memberships: [{ dealershipId: south.id, role: "frontDesk" }] });
   admin = await makeUser(t.db, { email: "platform@example.com" });
   await grantPlatformAdminByEmail(t.db, admin.email);
 
@@ -48,7 +50,7 @@ describe("GET /api/platform/overview", () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       totalDealerships: 2,
-      totalUsers: 3,
+      totalUsers: 4,
       totalLeads: 3,
       totalAppointments: 2,
       totalTestDrives: 1,
@@ -62,8 +64,8 @@ describe("GET /api/platform/overview", () => {
     expect(response.json()).toEqual({ message: "Unauthorized" });
   });
 
-  it("refuses a dealership manager and a sales rep with 403 and shows them no numbers", async () => {
-    for (const person of [manager, sales]) {
+  it("refuses every dealership role (management, front desk, sales) with 403 and shows them no numbers", async () => {
+    for (const person of [manager, frontDesk, sales]) {
       const response = await (await signIn(t.app, person)).get("/api/platform/overview");
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ message: "Platform admin access required" });
