@@ -152,6 +152,39 @@ describe("notifyByEmail", () => {
   });
 });
 
+describe("events of the other areas", () => {
+  it("mail the subscribers when a lead is created and an appointment scheduled through the API", async () => {
+    const dealershipId = (await makeDealership(t.db, { name: "Event Motors" })).id;
+    const manager = await makeUser(t.db, { email: "boss@event.example", memberships: [{ dealershipId, role: "management" }] });
+    const deskUser = await makeUser(t.db, { email: "desk@event.example", memberships: [{ dealershipId, role: "frontDesk" }] });
+    const managerAgent = await signIn(t.app, manager);
+    const triggers = await triggersOf(managerAgent, dealershipId);
+    for (const name of ["lead_created", "appointment_created"]) {
+      await subscribe(managerAgent, dealershipId, manager.id, triggers.find((x) => x.name === name)!.id);
+    }
+    const desk = await signIn(t.app, deskUser);
+    const lead = await desk.post(`/api/dealerships/${dealershipId}/leads`, { firstName: "Jo", lastName: "Buyer", email: "jo@buyer.example", phone: "416-555-0101" });
+    expect(lead.statusCode).toBe(201);
+    const leadMail = await smtp.waitFor("boss@event.example", { subject: /New Lead: Jo Buyer/ });
+    expect(leadMail.text).toContain("Jo Buyer");
+    expect(leadMail.html).toContain("Jo Buyer");
+
+    const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const appointment = await desk.post(`/api/dealerships/${dealershipId}/appointments`, {
+      title: "Test drive",
+      firstName: "Jo",
+      lastName: "Buyer",
+      date: tomorrow,
+      time: "10:00",
+    });
+    expect(appointment.statusCode).toBe(201);
+    await smtp.waitFor("boss@event.example", { subject: /New Appointment/ });
+    // The front desk user caused both events and is not subscribed: nothing for them.
+    await t.app.mailer.drain();
+    expect(smtp.mailsTo("desk@event.example")).toEqual([]);
+  });
+});
+
 describe("when the SMTP server fails", () => {
   it("still completes the request, and emails_log records the failure with its error", async () => {
     const down = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${await closedPort()}` });
@@ -174,6 +207,12 @@ describe("when the SMTP server fails", () => {
         isSubscribed: true,
       });
       expect(await notifyByEmail(down.app, { dealershipId, trigger: trigger.name, subject: "Down?", text: "t" })).toEqual(["m@down.example"]);
+      // A lead created by someone else still answers 201 at once; the notification is logged as failed.
+      const desk = await makeUser(down.db, { memberships: [{ dealershipId, role: "frontDesk" }] });
+      const started = Date.now();
+      const lead = await (await signIn(down.app, desk)).post(`/api/dealerships/${dealershipId}/leads`, { firstName: "Sam", lastName: "Smtpdown" });
+      expect(lead.statusCode).toBe(201);
+      expect(Date.now() - started).toBeLessThan(1500);
 
       await down.app.mailer.drain();
       const log = await down.db.select().from(emailsLog);
@@ -183,6 +222,7 @@ describe("when the SMTP server fails", () => {
           ["m@down.example", "failed"],
         ]),
       );
+      expect(log.filter((l) => l.subject.startsWith("New Lead: Sam Smtpdown")).map((l) => [l.to, l.status])).toEqual([["m@down.example", "failed"]]);
       expect(log.every((l) => (l.errorMessage ?? "").length > 0)).toBe(true);
     } finally {
       await down.close();
