@@ -66,6 +66,11 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
+/** The toasts in the store right now (for tests and non-React code). */
+export function peekToasts(): ToastItem[] {
+  return toasts;
+}
+
 export function useToasts(): ToastItem[] {
   return useSyncExternalStore(subscribe, () => toasts, () => toasts);
 }
