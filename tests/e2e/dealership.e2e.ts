@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { logInAs } from "./helpers/auth";
+import { logIn, logInAs } from "./helpers/auth";
 import { launchBrowser, newPage } from "./helpers/browser";
 import { waitForHeading, waitForPath, waitForToast } from "./helpers/page";
 import { startServer, type RunningServer } from "./helpers/server";
@@ -60,6 +60,30 @@ describe("losing the session (part 1 §2.1, §8)", () => {
     expect(toast).toContain("You are logged out. Logging in again...");
     await waitForPath(page, "/auth");
     await waitForHeading(page, "Welcome back");
+    await context.close();
+  });
+});
+
+describe("someone who belongs to no dealership (part 1 §2.3)", () => {
+  it("sees 'No Dealership Access' with what to do next", async () => {
+    // Northside's manager removes Riley, Riley's only dealership.
+    const manager = await newPage(browser, server.url);
+    await logInAs(manager.page, "management");
+    const dealerships = (await (await manager.page.request.get("/api/dealerships")).json()) as Array<{ id: string }>;
+    const members = (await (await manager.page.request.get(`/api/dealerships/${dealerships[0]!.id}/users`)).json()) as Array<{
+      userId: string;
+      user: { email: string };
+    }>;
+    const riley = members.find((m) => m.user.email === "riley@demo.showroom")!;
+    const removed = await manager.page.request.delete(`/api/dealerships/${dealerships[0]!.id}/users/${riley.userId}`);
+    expect(removed.ok()).toBe(true);
+    await manager.context.close();
+
+    const { page, context } = await newPage(browser, server.url);
+    await logIn(page, "riley@demo.showroom");
+    await waitForHeading(page, "No Dealership Access");
+    expect(await page.getByText("You have not been assigned to a dealership yet. Please contact your administrator to get access.").isVisible()).toBe(true);
+    expect(await page.getByText("If you were just added, refresh the page or log out and back in.").isVisible()).toBe(true);
     await context.close();
   });
 });
