@@ -1,3 +1,5 @@
+import { TZDate } from "@date-fns/tz";
+import { format } from "date-fns";
 import { Building2, CloudOff } from "lucide-react";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
@@ -6,6 +8,15 @@ import { Skeleton } from "../components/ui/skeleton";
 import { useCurrentDealership, useRole } from "../dealerships/dealership-context";
 import { cn } from "../lib/utils";
 import { dashboardSections } from "./sections";
+
+/** Today's date on the dealership's clock (issue 2: "today" is the dealership's, not the browser's). */
+function todayAt(timezone: string): string {
+  try {
+    return format(new TZDate(Date.now(), timezone), "EEEE, MMMM d");
+  } catch {
+    return format(new Date(), "EEEE, MMMM d");
+  }
+}
 
 function DashboardSkeleton() {
   return (
@@ -53,10 +64,23 @@ export function DashboardPage() {
 
   return (
     <div className="mx-auto max-w-7xl">
-      <PageHeader title="Dashboard" documentTitle="Dashboard" description={<span data-testid="dashboard-dealership">{dealership.name}</span>} />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <PageHeader
+        title="Dashboard"
+        documentTitle="Dashboard"
+        description={
+          <>
+            <span data-testid="dashboard-dealership" className="font-medium text-foreground/80">
+              {dealership.name}
+            </span>
+            <span aria-hidden="true"> · </span>
+            <span>{todayAt(dealership.timezone)}</span>
+          </>
+        }
+      />
+      {/* Side by side (2:1) only on very wide screens; below that a table beside a panel gets too cramped. */}
+      <div className="grid gap-6 2xl:grid-cols-3">
         {dashboardSections.map(({ key, Component, span = "full" }) => (
-          <section key={key} className={cn(span === "full" && "lg:col-span-3", span === "wide" && "lg:col-span-2", span === "narrow" && "lg:col-span-1")}>
+          <section key={key} className={cn(span === "full" && "2xl:col-span-3", span === "wide" && "2xl:col-span-2", span === "narrow" && "2xl:col-span-1")}>
             <Component dealership={dealership} role={role} />
           </section>
         ))}

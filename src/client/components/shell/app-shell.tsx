@@ -91,11 +91,15 @@ function MobileBottomBar({ items }: { items: NavItem[] }) {
   );
 }
 
-function FloatingActions() {
+function useFloatingActions() {
   const { pathname } = useLocation();
   const routeExists = useRouteExists();
-  const actions = floatingActions.filter((a) => routeExists(a.path));
-  if (!showsFloatingActions(pathname) || actions.length === 0) return null;
+  return showsFloatingActions(pathname) ? floatingActions.filter((a) => routeExists(a.path)) : [];
+}
+
+function FloatingActions() {
+  const actions = useFloatingActions();
+  if (actions.length === 0) return null;
   return (
     <div className="fixed bottom-6 right-6 z-30 hidden flex-col items-end gap-3 lg:flex">
       {actions.map((action) => (
@@ -116,6 +120,8 @@ export function AppShell() {
   const { dealership } = useCurrentDealership();
   const { role } = useRole();
   const hasBottomBar = items.some((i) => i.bottomBar);
+  // Room below the content so the floating buttons never hide its end.
+  const hasFloatingActions = useFloatingActions().length > 0;
 
   return (
     <div className="min-h-dvh bg-background">
@@ -171,7 +177,10 @@ export function AppShell() {
             </div>
           )}
         </aside>
-        <main id="main" className={cn("min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8", hasBottomBar && "pb-24 lg:pb-8")}>
+        <main
+          id="main"
+          className={cn("min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8", hasBottomBar && "pb-24", hasFloatingActions ? "lg:pb-40" : "lg:pb-8")}
+        >
           <Outlet />
         </main>
       </div>
