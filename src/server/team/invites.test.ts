@@ -204,6 +204,13 @@ describe("managing invitations", () => {
     expect((await anonymous(t.app).get("/api/invites/email/late@example.com")).statusCode).toBe(200);
   });
 
+  it("answers an odd or malformed e-mail in the invitation check with the same 404", async () => {
+    for (const path of ["a%25zz%40example.com", "%20", "not-an-email", "x".repeat(90)]) {
+      const response = await anonymous(t.app).get(`/api/invites/email/${path}`);
+      expect(response.statusCode, path).toBe(404);
+    }
+  });
+
   it("deletes an invitation, after which the e-mail has none", async () => {
     const created = (await manager.post(`/api/dealerships/${northside.id}/invites`, invite("gone@example.com"))).json();
     const response = await manager.delete(`/api/dealerships/${northside.id}/invites/${created.id}`);

@@ -88,7 +88,8 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- Sign-up by invitation (part 1 §2.2, §4, §7) ----
   app.get<{ Params: { email: string } }>("/api/invites/email/:email", async (request) => {
-    const email = decodeURIComponent(request.params.email).trim().toLowerCase();
+    // Fastify has already decoded the path parameter.
+    const email = request.params.email.trim().toLowerCase();
     const live = await liveInvitationFor(app.db, email);
     // Unknown, expired, accepted and withdrawn invitations get the same answer.
     if (!live) throw notFound("No pending invitation was found for this email");
