@@ -83,12 +83,13 @@ describe("times", () => {
 });
 
 describe("speed", () => {
-  it("writes 5,000 events in well under a second", () => {
+  // About 0.1 s here when the machine is quiet; ical-generator took 4.4 s. The bound leaves room for a busy CI box.
+  it("writes 5,000 events without blocking the server for seconds", () => {
     const rows = Array.from({ length: 5000 }, (_, i) => row(i, { description: "Interested in the RAV4 Hybrid XLE; bring trade-in details, insurance and licence." }));
     const started = performance.now();
     const text = appointmentsCalendar(context, rows);
     const ms = performance.now() - started;
     expect(text.match(/BEGIN:VEVENT/g)).toHaveLength(5000);
-    expect(ms).toBeLessThan(1000);
+    expect(ms).toBeLessThan(2500);
   });
 });
