@@ -1,28 +1,16 @@
 import type { FastifyInstance } from "fastify";
-import { eq } from "drizzle-orm";
 import {
   emailVerificationRequestSchema,
   emailVerificationVerifySchema,
   inviteSchema,
   roleChangeSchema,
 } from "../../shared/schemas/team";
-import { fullName } from "../../shared/format";
-import { publicUser, type SessionUser } from "../auth/current-user";
+import { publicUser } from "../auth/current-user";
 import { signIn } from "../auth/sign-in";
 import { requireCapability, requireDealershipAccess } from "../auth/tenancy";
-import { dealershipById } from "../dealerships/queries";
-import { users } from "../db/schema/users";
 import { notFound, parseInput } from "../http/errors";
-import {
-  createInvitation,
-  deleteInvitation,
-  invitationView,
-  liveInvitationFor,
-  openInvitations,
-  renewInvitation,
-  type InviteRow,
-} from "./invites";
-import { invitationMail } from "./mails";
+import { inviteToDealership, resendInvitation } from "./invitation-mail";
+import { deleteInvitation, invitationView, liveInvitationFor, openInvitations } from "./invites";
 import { changeMemberRole, dealershipMembers, removeMember } from "./members";
 import { grantIfPlatformAdmin } from "./registration";
 import { registerInvitedUser, requestVerificationCode } from "./verification";
@@ -40,25 +28,6 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
     return access;
   }
 
-  async function sendInvitation(invite: InviteRow, inviter: SessionUser): Promise<void> {
-    const dealership = await dealershipById(app.db, invite.dealershipId);
-    const [existing] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, invite.email)).limit(1);
-    // In the background: a slow or failing SMTP server never holds up the admin panel; emails_log records it.
-    app.mailer.sendInBackground(
-      invitationMail({
-        appUrl: app.config.appUrl,
-        to: invite.email,
-        firstName: invite.firstName,
-        dealershipName: dealership?.name ?? "your dealership",
-        dealershipId: invite.dealershipId,
-        role: invite.role,
-        inviterName: fullName(inviter) || inviter.email,
-        expiresAt: invite.expiresAt,
-        hasAccount: Boolean(existing),
-      }),
-    );
-  }
-
   // ---- Invitations (part 2 §7 Admin panel) ----
   app.get<DealershipParams>("/api/dealerships/:id/invites", async (request) => {
     const access = await manager(request, request.params.id);
@@ -68,15 +37,13 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
   app.post<DealershipParams>("/api/dealerships/:id/invites", async (request, reply) => {
     const access = await manager(request, request.params.id);
     const input = parseInput(inviteSchema, request.body);
-    const invite = await createInvitation(app.db, access.dealershipId, input, access.user.id);
-    await sendInvitation(invite, access.user);
+    const invite = await inviteToDealership(app, access.dealershipId, input, access.user);
     return reply.code(201).send(invitationView(invite));
   });
 
   app.post<InviteParams>("/api/dealerships/:id/invites/:inviteId/resend", async (request) => {
     const access = await manager(request, request.params.id);
-    const invite = await renewInvitation(app.db, access.dealershipId, request.params.inviteId);
-    await sendInvitation(invite, access.user);
+    const invite = await resendInvitation(app, access.dealershipId, request.params.inviteId, access.user);
     return invitationView(invite);
   });
 
