@@ -168,9 +168,16 @@ describe("scheduling and working an appointment in the browser", () => {
   });
 
   it("shows the empty state on a day without appointments", async () => {
-    await page.goto(`/calendar?date=${addDays(localToday(TZ), 200)}`);
+    const later = addDays(localToday(TZ), 200);
+    await page.goto(`/calendar?date=${later}`);
     await page.getByText("No appointments scheduled for this day").waitFor();
     expect(await page.getByRole("heading", { name: "No appointments", exact: true }).isVisible()).toBe(true);
+    // Scheduling from here preselects that day.
+    await page.getByRole("main").getByRole("link", { name: "Schedule Appointment" }).first().click();
+    await waitForPath(page, "/appointments/new");
+    expect(await page.getByRole("button", { name: /^Date:/ }).textContent()).toContain(format(new Date(Number(later.slice(0, 4)), Number(later.slice(5, 7)) - 1, Number(later.slice(8, 10))), "MMMM d, yyyy"));
+    await page.goBack();
+    await page.getByText("No appointments scheduled for this day").waitFor();
     await shot(page, "calendar-empty-1280");
   });
 

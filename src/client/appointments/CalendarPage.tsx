@@ -87,6 +87,8 @@ function CalendarView({ dealershipId, dealershipName, timezone }: { dealershipId
   const counts = Object.fromEntries(SUMMARY.map((s) => [s.status, all.filter((a) => normalizeStatus(a.status) === s.status).length]));
   const narrowed = search.trim() !== "" || filter !== "all";
 
+  const scheduleLink = selected > today ? `/appointments/new?date=${selected}` : "/appointments/new";
+
   function select(date: string) {
     setParams(date === today ? {} : { date }, { replace: true });
   }
@@ -124,7 +126,7 @@ function CalendarView({ dealershipId, dealershipName, timezone }: { dealershipId
           <>
             <SubscribeDialog dealershipId={dealershipId} dealershipName={dealershipName} />
             <Button asChild>
-              <Link to="/appointments/new">
+              <Link to={scheduleLink}>
                 <CalendarPlus />
                 Schedule Appointment
               </Link>
@@ -256,7 +258,7 @@ function CalendarView({ dealershipId, dealershipName, timezone }: { dealershipId
                   action={
                     selected >= today ? (
                       <Button asChild variant="outline">
-                        <Link to="/appointments/new">
+                        <Link to={scheduleLink}>
                           <CalendarPlus />
                           Schedule Appointment
                         </Link>

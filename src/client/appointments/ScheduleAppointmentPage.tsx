@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Controller } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { APPOINTMENT_TIME_SLOTS, DEFAULT_APPOINTMENT_DURATION, SCHEDULED_REDIRECT_DELAY_MS } from "../../shared/constants";
-import { localToday } from "../../shared/dealership-clock";
+import { isIsoDate, localToday } from "../../shared/dealership-clock";
 import { formatPhone, fullName } from "../../shared/format";
 import { appointmentInputSchema, type AppointmentInput } from "../../shared/schemas/appointment";
 import { allowPhoneKey } from "../auth/RegisterForm";
@@ -26,7 +26,8 @@ import { cn } from "../lib/utils";
 import { useCreateAppointment } from "./api";
 import { dateFromIso, formatSlot, isoFromDate, longDate } from "./format";
 
-// /appointments/new (spec part 1 §2.8): "Schedule Appointment". ?leadId= prefills the customer from the lead.
+// /appointments/new (spec part 1 §2.8): "Schedule Appointment". ?leadId= prefills the customer from the lead;
+// ?date= preselects a day (the calendar passes its selected day).
 // Dates before today (the dealership's today) are disabled, times come from the fixed 18 slots, the phone formats as
 // it is typed. Submitting → "Scheduled!" → /calendar on the appointment's day after 1200 ms (part 1 §9); after a
 // failure the submit lock is released after 300 ms.
@@ -59,9 +60,12 @@ function ScheduleForm({ dealershipId, timezone }: { dealershipId: string; timezo
   const [params] = useSearchParams();
   const leadId = params.get("leadId") ?? undefined;
   const today = localToday(timezone);
+  // ?date= (from the calendar's selected day) preselects that day when it is not in the past.
+  const requestedDate = params.get("date");
+  const initialDate = requestedDate && isIsoDate(requestedDate) && requestedDate >= today ? requestedDate : today;
   const schema = useMemo(() => appointmentInputSchema(today), [today]);
   const form = useZodForm(schema, {
-    defaultValues: { title: "", firstName: "", lastName: "", email: "", phone: "", description: "", date: today, time: "", duration: DEFAULT_APPOINTMENT_DURATION, leadId: leadId ?? null },
+    defaultValues: { title: "", firstName: "", lastName: "", email: "", phone: "", description: "", date: initialDate, time: "", duration: DEFAULT_APPOINTMENT_DURATION, leadId: leadId ?? null },
   });
   const create = useCreateAppointment(dealershipId);
   const [phase, setPhase] = useState<"idle" | "submitting" | "scheduled">("idle");
