@@ -11,6 +11,10 @@ import { PlatformAdminShell } from "./components/shell/platform-admin-shell";
 import { FullScreenSpinner } from "./components/ui/spinner";
 import { DashboardPage } from "./dashboard/DashboardPage";
 import { DealershipProvider } from "./dealerships/dealership-context";
+import { CreateLeadPage } from "./leads/CreateLeadPage";
+import { LeadDetailPage } from "./leads/LeadDetailPage";
+import { MyClientsPage } from "./leads/MyClientsPage";
+import { NewLeadsPage } from "./leads/NewLeadsPage";
 import { KnownRoutesProvider } from "./lib/known-routes";
 import { NotFoundPage } from "./pages/NotFoundPage";
 import { PlatformAdminPage } from "./platform-admin/PlatformAdminPage";
@@ -41,6 +45,10 @@ export interface AppRoute {
 export const userRoutes: AppRoute[] = [
   { path: "/", element: <DashboardPage /> },
   { path: "/dashboard", element: <DashboardPage /> },
+  { path: "/leads/new", element: <NewLeadsPage /> },
+  { path: "/leads/my", element: <MyClientsPage /> },
+  { path: "/leads/create", element: <CreateLeadPage /> },
+  { path: "/leads/detail/:leadId", element: <LeadDetailPage /> },
   { path: "/admin", element: <AdminPage /> },
   { path: "/calendar", element: <CalendarPage /> },
   { path: "/appointments/new", element: <ScheduleAppointmentPage /> },

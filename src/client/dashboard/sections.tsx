@@ -1,6 +1,8 @@
 import type { ComponentType } from "react";
 import type { DealershipRole } from "../../shared/constants";
 import { UpcomingAppointments } from "../appointments/UpcomingAppointments";
+import { MetricCards } from "./MetricCards";
+import { RecentLeads } from "./RecentLeads";
 import type { DealershipSummary } from "../dealerships/types";
 
 // The dashboard's sections, top to bottom (part 1 §2.3). Each area adds its own with one line, e.g.
@@ -21,6 +23,8 @@ export interface DashboardSection {
 }
 
 export const dashboardSections: DashboardSection[] = [
+  { key: "metrics", Component: MetricCards, span: "full" },
+  { key: "recent-leads", Component: RecentLeads, span: "wide" },
   // Upcoming appointments sits beside Recent Leads (the "wide" section placed before it), part 1 §2.3.
   { key: "upcoming", Component: UpcomingAppointments, span: "narrow" },
 ];

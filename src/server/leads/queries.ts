@@ -145,27 +145,7 @@ const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOStr
  * no type everything the caller may see. q and status narrow it (AND). Answers the rows and the next page's cursor.
  */
 export async function listLeads(db: Executor, viewer: Viewer, options: LeadListOptions): Promise<{ leads: Lead[]; next: LeadCursor | null }> {
-  const filters: SQL[] = [sql`${leads.dealershipId} = ${viewer.dealershipId}`];
-  if (options.status) filters.push(sql`${leads.status} = ${options.status}`);
-  if (options.q) filters.push(sql`${leadSearchText(leads)} ilike ${likeContains(options.q)}`);
-  if (options.cursor) {
-    filters.push(sql`(${leads.createdAt}, ${leads.id}) < (${options.cursor.createdAt}::timestamptz, ${options.cursor.id})`);
-  }
-  const take = options.limit + 1;
-  // "desc nulls last" matches the indexes' order, so each part is an ordered index walk stopped after `take` rows.
-  const order = sql`order by ${leads.createdAt} desc nulls last, ${leads.id} desc nulls last limit ${take}`;
-  const parts = listParts(viewer, options.type).map(
-    (part) => sql`(select * from ${leads} where ${sql.join([...filters, part], sql` and `)} ${order})`,
-  );
-  const result = await db.execute(sql`
-    select l.id, l.first_name, l.last_name, l.email, l.phone, l.description, l.status, l.dealership_id,
-           l.created_at, l.claimed_by, l.claimed_at,
-           to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
-           nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as claimed_by_name
-    from (${sql.join(parts, sql` union all `)}) l
-    left join ${users} u on u.id = l.claimed_by
-    order by l.created_at desc nulls last, l.id desc nulls last
-    limit ${take}`);
+  const result = await db.execute(listLeadsQuery(viewer, options));
   const rows = rowsOf<ListRow>(result);
   const page = rows.slice(0, options.limit);
   const last = page[page.length - 1];
@@ -186,6 +166,31 @@ export async function listLeads(db: Executor, viewer: Viewer, options: LeadListO
     })),
     next: rows.length > options.limit && last ? { createdAt: last.cursor_at, id: last.id } : null,
   };
+}
+
+/** The SQL of one page (`limit + 1` rows, to tell whether there is a next page); the benchmark EXPLAINs it. */
+export function listLeadsQuery(viewer: Viewer, options: LeadListOptions): SQL {
+  const filters: SQL[] = [sql`${leads.dealershipId} = ${viewer.dealershipId}`];
+  if (options.status) filters.push(sql`${leads.status} = ${options.status}`);
+  if (options.q) filters.push(sql`${leadSearchText(leads)} ilike ${likeContains(options.q)}`);
+  if (options.cursor) {
+    filters.push(sql`(${leads.createdAt}, ${leads.id}) < (${options.cursor.createdAt}::timestamptz, ${options.cursor.id})`);
+  }
+  const take = options.limit + 1;
+  // "desc nulls last" matches the indexes' order, so each part is an ordered index walk stopped after `take` rows.
+  const order = sql`order by ${leads.createdAt} desc nulls last, ${leads.id} desc nulls last limit ${take}`;
+  const parts = listParts(viewer, options.type).map(
+    (part) => sql`(select * from ${leads} where ${sql.join([...filters, part], sql` and `)} ${order})`,
+  );
+  return sql`
+    select l.id, l.first_name, l.last_name, l.email, l.phone, l.description, l.status, l.dealership_id,
+           l.created_at, l.claimed_by, l.claimed_at,
+           to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
+           (select nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '')
+              from ${users} u where u.id = l.claimed_by) as claimed_by_name
+    from (${sql.join(parts, sql` union all `)}) l
+    order by l.created_at desc nulls last, l.id desc nulls last
+    limit ${take}`;
 }
 
 // ---- Writing ----

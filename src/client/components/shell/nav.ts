@@ -1,8 +1,9 @@
 import type { LucideIcon } from "lucide-react";
-import { CalendarDays, CalendarPlus, LayoutDashboard, ShieldCheck } from "lucide-react";
+import { CalendarDays, CalendarPlus, Inbox, LayoutDashboard, ShieldCheck, Users } from "lucide-react";
 import type { ComponentType } from "react";
 import type { DealershipRole } from "../../../shared/constants";
-import type { Capability } from "../../../shared/permissions";
+import { can, type Capability } from "../../../shared/permissions";
+import { NewLeadsBadge } from "../../leads/NewLeadsBadge";
 
 // The app shell's navigation (spec part 1 §2.9), one entry per destination. The sidebar, the mobile menu and the
 // mobile bottom bar are all drawn from this array. An item shows only when
@@ -32,6 +33,8 @@ export interface NavItem {
 
 export const navItems: NavItem[] = [
   { path: "/", label: "Dashboard", icon: LayoutDashboard, alsoActiveOn: ["/dashboard"] },
+  { path: "/leads/new", label: "New Leads", icon: Inbox, capability: "accessNewLeads", badge: NewLeadsBadge, bottomBar: "Leads" },
+  { path: "/leads/my", label: (role) => (can(role, "seeAllClaimedLeads") ? "All Clients" : "My Clients"), icon: Users, bottomBar: "Clients" },
   { path: "/calendar", label: "Calendar", icon: CalendarDays, bottomBar: "Calendar" },
   { path: "/appointments/new", label: "New Appointment", icon: CalendarPlus },
   { path: "/admin", label: "Admin Panel", icon: ShieldCheck, capability: "managementAccess", section: "admin" },

@@ -1,0 +1,103 @@
+import { sql } from "drizzle-orm";
+import { hashPassword } from "../src/server/auth/passwords";
+import { migrateDatabase, rowsOf, type Database } from "../src/server/db/client";
+
+// The benchmark's data: 1,000 dealerships and 1,000,000 leads, made with generate_series in the database itself.
+// Dealership 1 is the big one (100,900 leads, the issue's "dealership with 100,000 leads"); the other 999 have
+// 900 each. Each dealership has 3 sales reps, 1 front desk and 1 manager. 30% of leads are new; the rest are
+// claimed by one of the dealership's reps in every status. Creation times spread over 90 days.
+
+export const BENCH = {
+  dealerships: 1000,
+  bigDealershipLeads: 100_900,
+  leadsPerDealership: 900,
+  totalLeads: 1_000_000,
+  password: "benchpass",
+};
+
+export const dealershipId = (n: number) => `bench_dealer_${String(n).padStart(8, "0")}`;
+/** Users of dealership n: 1-3 sales, 4 front desk, 5 management. */
+export const userId = (dealership: number, k: number) => `bench_user_${String((dealership - 1) * 5 + k).padStart(10, "0")}`;
+
+const FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth", "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah", "Charles", "Karen", "Wei", "Priya", "Mohammed", "Fatima", "Carlos", "Sofia", "Hiroshi", "Yuki", "Olga", "Ivan", "Aisha", "Kwame", "Liam", "Emma", "Noah", "Olivia", "Lucas", "Chloe", "Mateo", "Zoe"];
+const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Lee", "Perez", "Thompson", "White", "Harris", "Sanchez", "Clark", "Ramirez", "Lewis", "Robinson", "Walker", "Young", "Allen", "King", "Wright", "Scott", "Torres", "Nguyen", "Hill", "Flores", "Chen", "Patel", "Kim", "Singh", "Tremblay", "Roy", "Gagnon", "Cote", "Bouchard", "Morin"];
+
+const arr = (values: string[]) => sql.raw(`array[${values.map((v) => `'${v}'`).join(",")}]`);
+
+export async function leadCount(database: Database): Promise<number> {
+  const r = await database.db.execute(sql`select count(*)::int as n from leads`);
+  return rowsOf<{ n: number }>(r)[0]?.n ?? 0;
+}
+
+/** The database holds part of the data (a run stopped half-way): the caller starts from an empty database. */
+export class IncompleteBenchData extends Error {
+  constructor() {
+    super("the benchmark database is incomplete");
+  }
+}
+
+/** Migrates and fills the database unless it already holds the benchmark's data. */
+export async function generate(database: Database, log: (line: string) => void = console.log): Promise<void> {
+  await migrateDatabase(database);
+  const existing = await leadCount(database);
+  if (existing >= BENCH.totalLeads) {
+    log(`  data present (${existing} leads)`);
+    return;
+  }
+  const db = database.db;
+  const [made] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from dealerships`));
+  if ((made?.n ?? 0) > 0) throw new IncompleteBenchData();
+  const started = Date.now();
+  const hash = await hashPassword(BENCH.password);
+
+  await db.execute(sql`
+    insert into dealerships (id, name, timezone)
+    select 'bench_dealer_' || lpad(g::text, 8, '0'), 'Bench Motors ' || g, 'America/Toronto'
+    from generate_series(1, ${BENCH.dealerships}) g`);
+  await db.execute(sql`
+    insert into users (id, email, password, first_name, last_name)
+    select 'bench_user_' || lpad(g::text, 10, '0'), 'user' || g || '@bench.example', ${hash},
+           (${arr(FIRST)})[1 + g % 40], (${arr(LAST)})[1 + g % 50]
+    from generate_series(1, ${BENCH.dealerships * 5}) g`);
+  await db.execute(sql`
+    insert into dealership_users (user_id, dealership_id, role)
+    select 'bench_user_' || lpad(g::text, 10, '0'), 'bench_dealer_' || lpad((1 + (g - 1) / 5)::text, 8, '0'),
+           case (g - 1) % 5 when 3 then 'frontDesk' when 4 then 'management' else 'sales' end
+    from generate_series(1, ${BENCH.dealerships * 5}) g`);
+  log(`  dealerships and users: ${Date.now() - started} ms`);
+
+  // Bulk loading is much faster without the secondary indexes: drop them, load, build them again.
+  const indexes = rowsOf<{ indexname: string; indexdef: string }>(
+    await db.execute(sql`select indexname, indexdef from pg_indexes where tablename = 'leads' and indexname <> 'leads_pkey'`),
+  );
+  for (const i of indexes) await db.execute(sql.raw(`drop index "${i.indexname}"`));
+
+  const big = BENCH.bigDealershipLeads;
+  const per = BENCH.leadsPerDealership;
+  await db.execute(sql`
+    insert into leads (id, first_name, last_name, email, phone, description, status, claimed_by, claimed_at, dealership_id, created_at)
+    select 'bench_lead_' || lpad(g::text, 10, '0'),
+           f, l,
+           case when g % 7 = 0 then null else lower(f || '.' || l || g % 1000) || '@example.com' end,
+           case when g % 11 = 0 then null else (array['416','647','905','289','519'])[1 + g % 5] || '-555-' || lpad((g::bigint * 37 % 10000)::text, 4, '0') end,
+           case when g % 4 = 0 then 'Interested in a test drive this week.' end,
+           st,
+           case when st = 'new' then null else 'bench_user_' || lpad(((d - 1) * 5 + 1 + g % 3)::text, 10, '0') end,
+           case when st = 'new' then null else ts + interval '20 minutes' end,
+           'bench_dealer_' || lpad(d::text, 8, '0'),
+           ts
+    from (
+      select g,
+             case when g <= ${big} then 1 else 2 + (g - ${big} - 1) / ${per} end as d,
+             (${arr(FIRST)})[1 + (g * 7) % 40] as f,
+             (${arr(LAST)})[1 + (g * 13) % 50] as l,
+             case when g % 10 < 3 then 'new'
+                  else (array['claimed','contacted','qualified','inProgress','closed','lost'])[1 + g % 6] end as st,
+             now() - ((g::bigint * 7919) % 7776000) * interval '1 second' as ts
+      from generate_series(1, ${BENCH.totalLeads}) g
+    ) s`);
+  log(`  1,000,000 leads loaded: ${Date.now() - started} ms`);
+  for (const i of indexes) await db.execute(sql.raw(i.indexdef));
+  await db.execute(sql`analyze`);
+  log(`  indexes built and analysed: ${Date.now() - started} ms`);
+}

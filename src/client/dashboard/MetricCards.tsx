@@ -1,0 +1,61 @@
+import { CalendarCheck, Car, TrendingDown, TrendingUp, UserPlus, type LucideIcon } from "lucide-react";
+import { Card } from "../components/ui/card";
+import { Skeleton } from "../components/ui/skeleton";
+import { useMetrics } from "../leads/api";
+import { cn } from "../lib/utils";
+import type { DashboardSectionProps } from "./sections";
+
+// The dashboard's three cards (spec part 1 §2.3): New Leads, Appointments Created, Test Drives Completed, today on the
+// dealership's clock, each with its percent change from yesterday — green when zero or more, red when negative.
+
+function MetricCard({ title, value, change, icon: Icon }: { title: string; value: number; change: number; icon: LucideIcon }) {
+  const up = change >= 0;
+  const Trend = up ? TrendingUp : TrendingDown;
+  return (
+    <Card className="p-5" data-testid="metric-card">
+      <div className="flex items-start justify-between gap-3">
+        <p className="text-sm font-medium text-muted-foreground">{title}</p>
+        <span className="flex size-9 items-center justify-center rounded-lg bg-primary/10 text-primary">
+          <Icon className="size-[18px]" aria-hidden="true" />
+        </span>
+      </div>
+      <p className="mt-2 text-3xl font-bold tabular-nums tracking-tight">{value}</p>
+      <p className="mt-1 flex items-center gap-1.5 text-sm">
+        <span
+          data-testid="metric-change"
+          data-trend={up ? "up" : "down"}
+          className={cn("inline-flex items-center gap-1 font-semibold tabular-nums", up ? "text-success" : "text-destructive")}
+        >
+          <Trend className="size-4" aria-hidden="true" />
+          {up ? "+" : ""}
+          {change}%
+        </span>
+        <span className="text-muted-foreground">from yesterday</span>
+      </p>
+    </Card>
+  );
+}
+
+export function MetricCards({ dealership }: DashboardSectionProps) {
+  const metrics = useMetrics(dealership.id);
+  if (metrics.isPending) {
+    return (
+      <div className="grid gap-4 sm:grid-cols-3" aria-busy="true" aria-label="Loading today's numbers">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} className="h-[132px] rounded-xl" />
+        ))}
+      </div>
+    );
+  }
+  if (metrics.isError || !metrics.data) {
+    return <p className="rounded-xl border bg-card p-5 text-sm text-muted-foreground">Today&rsquo;s numbers could not be loaded.</p>;
+  }
+  const m = metrics.data;
+  return (
+    <div className="grid gap-4 sm:grid-cols-3">
+      <MetricCard title="New Leads" value={m.newLeadsToday} change={m.newLeadsTodayChange} icon={UserPlus} />
+      <MetricCard title="Appointments Created" value={m.appointmentsScheduledToday} change={m.appointmentsScheduledTodayChange} icon={CalendarCheck} />
+      <MetricCard title="Test Drives Completed" value={m.testDrivesCompletedToday} change={m.testDrivesCompletedTodayChange} icon={Car} />
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+import { CalendarPlus, Eye, Search, Users, X } from "lucide-react";
+import { useDeferredValue, useState } from "react";
+import { Link } from "react-router";
+import { type LeadStatus } from "../../shared/constants";
+import { fullName } from "../../shared/format";
+import { LEAD_STATUS_LABELS } from "../../shared/schemas/lead";
+import { EmptyState, PageHeader } from "../components/page-header";
+import { Button } from "../components/ui/button";
+import { Card } from "../components/ui/card";
+import { Input } from "../components/ui/input";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select";
+import { useCan, useCurrentDealership } from "../dealerships/dealership-context";
+import { useLeadList } from "./api";
+import { ContactLines, CustomerCell, LeadList, LeadListSkeleton, LeadRowMenu, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
+import { useDeleteAction } from "./use-lead-actions";
+
+// My Clients (spec part 1 §2.5), "All Clients" for front desk and management: the leads taken out of the pool (a sales
+// user's own). Search (name, e-mail or phone) and the status filter run on the server and combine with AND.
+
+const ALL = "all";
+/** part 1 §2.5 names "All Statuses" and "Claimed"; the other worked statuses (part 2 §4) follow. */
+const FILTERS: Array<LeadStatus> = ["claimed", "contacted", "qualified", "inProgress", "closed", "lost"];
+
+export function MyClientsPage() {
+  const { dealership } = useCurrentDealership();
+  const seeAll = useCan("seeAllClaimedLeads");
+  const [search, setSearch] = useState("");
+  const [status, setStatus] = useState<LeadStatus | "">("");
+  const q = useDeferredValue(search.trim());
+  const list = useLeadList(dealership?.id, "my", { q, status });
+  const { deleting, remove } = useDeleteAction(dealership?.id ?? "", "myClients");
+  const title = seeAll ? "All Clients" : "My Clients";
+
+  const columns: LeadColumn[] = [
+    { header: "Customer", className: "min-w-44", cell: (lead) => <CustomerCell lead={lead} /> },
+    { header: "Contact Information", className: "min-w-56", cell: (lead) => <ContactLines lead={lead} /> },
+    { header: "Status", cell: (lead) => <LeadStatusBadge status={lead.status} /> },
+    {
+      header: "Claimed",
+      cell: (lead) => (
+        <div className="grid gap-0.5">
+          <TimeAgo value={lead.claimedAt} />
+          {seeAll && lead.claimedByName && <span className="truncate text-xs text-muted-foreground">by {lead.claimedByName}</span>}
+        </div>
+      ),
+    },
+  ];
+
+  const statusLabel = status ? LEAD_STATUS_LABELS[status] : "";
+  const empty = q ? (
+    <EmptyState icon={<Search />} title="No clients found">
+      No clients match &ldquo;{q}&rdquo;{status ? ` with status ${statusLabel}` : ""}. Try another name, e-mail or phone number.
+    </EmptyState>
+  ) : (
+    <EmptyState icon={<Users />} title={status ? `No ${statusLabel.toLowerCase()} clients` : "No clients assigned"}>
+      {seeAll
+        ? `There are no ${status ? `${statusLabel.toLowerCase()} ` : "claimed "}clients yet. Check the New Leads section for leads waiting to be claimed.`
+        : `You have no ${status ? `${statusLabel.toLowerCase()} ` : ""}clients yet. Claim your first client in the New Leads section.`}
+      <div className="mt-4">
+        <Button asChild variant="outline" size="sm">
+          <Link to="/leads/new">Go to New Leads</Link>
+        </Button>
+      </div>
+    </EmptyState>
+  );
+
+  return (
+    <div className="mx-auto max-w-7xl">
+      <PageHeader title={title} description={seeAll ? "Every claimed lead at the dealership." : "The customers you are working with."} />
+      <div className="mb-4 flex flex-col gap-3 sm:flex-row">
+        <div className="relative flex-1">
+          <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <Input
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Search by name, email, or phone..."
+            aria-label="Search clients"
+            className="pl-9 pr-9"
+          />
+          {search && (
+            <button
+              type="button"
+              onClick={() => setSearch("")}
+              className="absolute right-2 top-1/2 -translate-y-1/2 rounded p-1 text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring/40"
+              aria-label="Clear search"
+            >
+              <X className="size-4" />
+            </button>
+          )}
+        </div>
+        <Select value={status || ALL} onValueChange={(v) => setStatus(v === ALL ? "" : (v as LeadStatus))}>
+          <SelectTrigger className="sm:w-52" aria-label="Filter by status">
+            <SelectValue placeholder="Filter by status" />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value={ALL}>All Statuses</SelectItem>
+            {FILTERS.map((s) => (
+              <SelectItem key={s} value={s}>
+                {LEAD_STATUS_LABELS[s]}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      <Card className="overflow-hidden max-md:border-0 max-md:bg-transparent max-md:shadow-none">
+        {list.isPending ? (
+          <LeadListSkeleton />
+        ) : list.isError && list.leads.length === 0 ? (
+          <EmptyState title="Clients could not be loaded" action={<Button onClick={() => void list.refetch()}>Try again</Button>}>
+            Check your connection and try again.
+          </EmptyState>
+        ) : list.leads.length === 0 ? (
+          <div className="max-md:rounded-xl max-md:border max-md:bg-card">{empty}</div>
+        ) : (
+          <>
+            <LeadList
+              label={title}
+              leads={list.leads}
+              columns={columns}
+              fading={deleting}
+              actions={(lead) => (
+                <>
+                  <Button asChild variant="outline" size="sm">
+                    <Link to={`/leads/detail/${lead.id}`} aria-label={`View details of ${fullName(lead)}`}>
+                      <Eye />
+                      <span className="max-lg:sr-only">View Details</span>
+                    </Link>
+                  </Button>
+                  <Button asChild size="sm">
+                    <Link to={`/appointments/new?leadId=${lead.id}`}>
+                      <CalendarPlus />
+                      Schedule
+                    </Link>
+                  </Button>
+                  <LeadRowMenu lead={lead} onDelete={() => remove(lead.id)} />
+                </>
+              )}
+            />
+            {list.hasNextPage && (
+              <div className="flex justify-center border-t p-4 max-md:border-0">
+                <Button variant="outline" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+                  {list.isFetchingNextPage ? "Loading..." : "Load more"}
+                </Button>
+              </div>
+            )}
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}

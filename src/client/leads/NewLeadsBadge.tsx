@@ -1,0 +1,20 @@
+import { useCurrentDealership } from "../dealerships/dealership-context";
+import { useNewLeadsCount } from "./api";
+
+// The New Leads count beside the sidebar item (part 1 §2.9). It reads the first page of the New Leads list (shared
+// with that screen's cache): a full page with more behind it shows as "100+".
+export function NewLeadsBadge() {
+  const { dealership } = useCurrentDealership();
+  const count = useNewLeadsCount(dealership?.id);
+  if (!count || count.count === 0) return null;
+  const text = count.more ? `${count.count}+` : String(count.count);
+  return (
+    <span
+      data-testid="new-leads-badge"
+      aria-label={`${text} new leads`}
+      className="ml-auto inline-flex min-w-5 items-center justify-center rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-5 text-primary-foreground tabular-nums"
+    >
+      {text}
+    </span>
+  );
+}
