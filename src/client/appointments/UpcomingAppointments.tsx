@@ -30,9 +30,9 @@ export function UpcomingAppointments({ dealership }: DashboardSectionProps) {
           <Link to="/calendar">View Calendar</Link>
         </Button>
       </CardHeader>
-      <CardContent>
+      <CardContent className="@container">
         {upcoming.isPending ? (
-          <ul className="grid gap-3" aria-busy="true" aria-label="Loading upcoming appointments">
+          <ul className="grid gap-3 @xl:grid-cols-2 @4xl:grid-cols-3" aria-busy="true" aria-label="Loading upcoming appointments">
             {Array.from({ length: APPOINTMENT_SKELETONS }, (_, i) => (
               <li key={i} data-testid="upcoming-skeleton" className="rounded-lg border p-3">
                 <Skeleton className="h-4 w-32" />
@@ -60,7 +60,8 @@ export function UpcomingAppointments({ dealership }: DashboardSectionProps) {
             Appointments you schedule will show up here.
           </EmptyState>
         ) : (
-          <ul className="grid gap-2.5">
+          // The panel may be a narrow column or a full-width row (dashboard layout): lay the items out to fit.
+          <ul className="grid gap-2.5 @xl:grid-cols-2 @4xl:grid-cols-3">
             {items.map((a) => {
               const badge = statusBadge(a.status);
               return (
