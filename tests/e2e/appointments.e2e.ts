@@ -61,7 +61,14 @@ afterAll(async () => {
 
 describe("scheduling and working an appointment in the browser", () => {
   it("schedules from a lead: the customer is prefilled, past days are disabled, then Scheduled! and the calendar", async () => {
-    await page.goto(`/appointments/new?leadId=${leadId}`);
+    // The lead's page lists its appointments (none yet) and offers to schedule one.
+    await page.goto(`/leads/detail/${leadId}`);
+    const panel = page.getByTestId("lead-appointments");
+    await panel.getByText("No appointments for this lead yet.").waitFor();
+    await shot(page, "lead-detail-before-1280");
+    await panel.getByRole("link", { name: "Schedule" }).click();
+    await waitForPath(page, "/appointments/new");
+    expect(new URL(page.url()).searchParams.get("leadId")).toBe(leadId);
     await waitForHeading(page, "Schedule Appointment");
     await page.getByTestId("lead-prefill").filter({ hasText: `${customer.firstName} ${customer.lastName}` }).waitFor();
     expect(await page.getByLabel("First name").inputValue()).toBe(customer.firstName);
@@ -218,6 +225,18 @@ describe("scheduling and working an appointment in the browser", () => {
     expect((await page.request.get(url)).status()).toBe(404);
     expect((await page.request.get(fresh)).status()).toBe(200);
     await page.getByRole("button", { name: "Done" }).click();
+  });
+
+  it("lists the appointment on the lead's page with its title, status, date, time and description", async () => {
+    await page.goto(`/leads/detail/${leadId}`);
+    const item = page.getByTestId("lead-appointment").filter({ hasText: "Weekend test drive" });
+    await item.waitFor();
+    const text = await item.textContent();
+    expect(text).toContain("Completed");
+    expect(text).toContain("2:00 PM");
+    expect(text).toContain(format(new Date(Number(tomorrow.slice(0, 4)), Number(tomorrow.slice(5, 7)) - 1, Number(tomorrow.slice(8, 10))), "MMM d, yyyy"));
+    expect(text).toContain("Bring the trade-in papers.");
+    await shot(page, "lead-detail-after-1280");
   });
 
   it("reads well on a phone: the day's cards fit the 375 px screen", async () => {
