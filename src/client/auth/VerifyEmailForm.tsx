@@ -100,6 +100,7 @@ export function VerifyEmailForm({ state, go }: AuthModeProps) {
             <PasswordInput id="verify-confirm-password" autoComplete="new-password" {...form.register("confirmPassword")} />
           </FormField>
         </div>
+        <p className="-mt-1 text-xs text-muted-foreground">Already have a Showroom account with this e-mail? Enter its current password to join.</p>
         <Button type="submit" size="lg" className="mt-2 w-full" disabled={verify.isPending}>
           {verify.isPending && <Spinner />}
           Complete Registration

@@ -18,7 +18,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   // part 1 §4: register creates the user and a dealership with the user as management, then signs in.
   app.post("/api/register", async (request, reply) => {
     // An e-mail with a pending invitation joins the inviting dealership instead (part 1 §4; decision 032).
-    const invited = await registerByInvitation(app, request.body);
+    const invited = await registerByInvitation(app, request.body, request.ip);
     if (invited) {
       await signIn(app, reply, invited.id);
       return reply.code(201).send(publicUser(invited));

@@ -132,27 +132,53 @@ describe("the invitation journey", () => {
 });
 
 describe("an existing user invited to another dealership", () => {
-  it("joins it at their next sign-in and then sees both dealerships", async () => {
+  it("joins with the e-mailed code and their current password, and then sees both dealerships", async () => {
     const casey = await makeUser(t.db, { email: "casey@example.com", memberships: [{ dealershipId: lakeshore.id, role: "sales" }] });
     const sent = await manager.post(`/api/dealerships/${northside.id}/invites`, invite("casey@example.com", "management"));
     expect(sent.statusCode).toBe(201);
     const mail = await smtp.waitFor("casey@example.com");
-    // The link opens the login screen with the e-mail filled in, not sign-up.
-    expect(mail.text).toContain("https://showroom.example/auth?email=casey%40example.com");
-    expect(mail.text).toContain("Log in to Showroom with your existing account");
-    // They cannot create a second account for the same e-mail.
-    const request = await anonymous(t.app).post("/api/auth/email-verification/request", { email: "casey@example.com" });
-    expect(request.statusCode).toBe(409);
+    expect(mail.text).toContain("https://showroom.example/auth?action=register&email=casey%40example.com");
+    expect(mail.text).toContain("You already have a Showroom account with casey@example.com");
 
+    // Signing in alone does not join: the account is not proof of the inbox (decision 033).
     const session = await signIn(t.app, casey);
-    const list = (await session.get("/api/dealerships")).json();
+    expect((await session.get("/api/dealerships")).json().map((d: { id: string }) => d.id)).toEqual([lakeshore.id]);
+
+    const before = smtp.mailsTo("casey@example.com").length;
+    expect((await anonymous(t.app).post("/api/auth/email-verification/request", { email: "casey@example.com" })).statusCode).toBe(200);
+    const code = codeIn(await smtp.waitFor("casey@example.com", { subject: /verification code/, since: before }));
+    const form = { email: "casey@example.com", code, firstName: "Other", lastName: "Name", password: "wrong-password", confirmPassword: "wrong-password" };
+
+    // The inbox alone is not enough either: the account's password is required.
+    const wrong = await anonymous(t.app).post("/api/auth/email-verification/verify", form);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().fields.password).toMatch(/current password/);
+    expect((await session.get("/api/dealerships")).json()).toHaveLength(1);
+
+    const right = await anonymous(t.app).post("/api/auth/email-verification/verify", { ...form, password: casey.password, confirmPassword: casey.password });
+    expect(right.statusCode).toBe(201);
+    // Same account, names untouched, now working in the dealership they joined.
+    expect(right.json()).toMatchObject({ id: casey.id, firstName: casey.firstName, currentDealershipId: northside.id });
+    const list = (await agent(t.app, cookieOf(right)).get("/api/dealerships")).json();
     expect(list.map((d: { id: string; role: string }) => [d.id, d.role]).sort()).toEqual(
       [
         [lakeshore.id, "sales"],
         [northside.id, "management"],
       ].sort(),
     );
+    // Their earlier session sees the new dealership too: membership is read per request.
     expect((await session.get(`/api/dealerships/${northside.id}/invites`)).statusCode).toBe(200);
+    expect(await t.db.select().from(users).where(eq(users.email, "casey@example.com"))).toHaveLength(1);
+  });
+
+  it("is not joined by someone who merely registered the invited e-mail first and signs in", async () => {
+    // An account made through plain registration proves nothing about the inbox.
+    const squatter = await makeUser(t.db, { email: "target@example.com", memberships: [{ dealershipId: lakeshore.id, role: "management" }] });
+    await manager.post(`/api/dealerships/${northside.id}/invites`, invite("target@example.com", "management"));
+    const session = await signIn(t.app, squatter);
+    expect((await session.get(`/api/dealerships/${northside.id}/users`)).statusCode).toBe(403);
+    const [row] = await t.db.select().from(dealershipInvites).where(eq(dealershipInvites.email, "target@example.com"));
+    expect(row?.status).toBe("pending");
   });
 });
 
@@ -233,15 +259,5 @@ describe("managing invitations", () => {
     const [accepted] = await t.db.select().from(dealershipInvites).where(eq(dealershipInvites.email, "ivy@example.com"));
     const response = await manager.post(`/api/dealerships/${northside.id}/invites/${accepted!.id}/resend`);
     expect(response.statusCode).toBe(409);
-  });
-
-  it("does not join an expired invitation at sign-in", async () => {
-    const dana = await makeUser(t.db, { email: "dana.late@example.com", memberships: [{ dealershipId: lakeshore.id, role: "sales" }] });
-    const created = (await manager.post(`/api/dealerships/${northside.id}/invites`, invite(dana.email))).json();
-    await t.db.update(dealershipInvites).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(dealershipInvites.id, created.id));
-    await signIn(t.app, dana);
-    const [user] = await t.db.select().from(users).where(eq(users.email, dana.email));
-    const memberships = await t.db.select().from(dealershipUsers).where(eq(dealershipUsers.userId, user!.id));
-    expect(memberships.map((m) => m.dealershipId)).toEqual([lakeshore.id]);
   });
 });

@@ -172,8 +172,3 @@ export async function acceptInvitationsFor(
   }
   return [...joined].map(([dealershipId, role]) => ({ dealershipId, role }));
 }
-
-export async function userExistsWithEmail(db: Executor, email: string): Promise<boolean> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1);
-  return Boolean(row);
-}

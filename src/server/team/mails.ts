@@ -22,9 +22,9 @@ function button(href: string, label: string): string {
   return `<p style="margin:24px 0"><a href="${escapeHtml(href)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(label)}</a></p>`;
 }
 
-/** The link in an invitation: the sign-in screen with the e-mail filled in (register mode for a new person). */
-export function invitationLink(appUrl: string, email: string, hasAccount: boolean): string {
-  const query = new URLSearchParams(hasAccount ? { email } : { action: "register", email });
+/** The link in an invitation: the sign-up form with the e-mail filled in; it looks the invitation up. */
+export function invitationLink(appUrl: string, email: string): string {
+  const query = new URLSearchParams({ action: "register", email });
   return `${appUrl}/auth?${query.toString()}`;
 }
 
@@ -39,13 +39,13 @@ export function invitationMail(args: {
   expiresAt: Date;
   hasAccount: boolean;
 }): OutgoingMail {
-  const link = invitationLink(args.appUrl, args.to, args.hasAccount);
+  const link = invitationLink(args.appUrl, args.to);
   const role = ROLE_LABELS[args.role];
   const greeting = args.firstName ? `Hi ${args.firstName},` : "Hi,";
   const expires = args.expiresAt.toUTCString();
   const next = args.hasAccount
-    ? `Log in to Showroom with your existing account (${args.to}) and ${args.dealershipName} will appear in your dealership switcher.`
-    : `Open the link, choose Sign Up with ${args.to}, and we will e-mail you a 6-digit code to finish creating your account.`;
+    ? `You already have a Showroom account with ${args.to}. Open the link and we will e-mail you a 6-digit code; enter it with your current password and ${args.dealershipName} is added to your dealership switcher.`
+    : `Open the link and we will e-mail you a 6-digit code to finish creating your account.`;
   const subject = `You're invited to join ${args.dealershipName} on Showroom`;
   const text = [
     greeting,
@@ -64,7 +64,7 @@ export function invitationMail(args: {
     `<p>${escapeHtml(greeting)}</p>
 <p><strong>${escapeHtml(args.inviterName)}</strong> has invited you to join <strong>${escapeHtml(args.dealershipName)}</strong> on Showroom as <strong>${escapeHtml(role)}</strong>.</p>
 <p>${escapeHtml(next)}</p>
-${button(link, args.hasAccount ? "Log in to join" : "Accept invitation")}
+${button(link, "Accept invitation")}
 <p style="color:#71717a;font-size:13px">Or paste this link into your browser:<br>${escapeHtml(link)}</p>
 <p style="color:#71717a;font-size:13px">This invitation is valid for ${INVITE_VALID_DAYS} days (until ${escapeHtml(expires)}). If you were not expecting it, you can ignore this e-mail.</p>`,
   );

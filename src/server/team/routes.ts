@@ -13,7 +13,7 @@ import { inviteToDealership, resendInvitation } from "./invitation-mail";
 import { deleteInvitation, invitationView, liveInvitationFor, openInvitations } from "./invites";
 import { changeMemberRole, dealershipMembers, removeMember } from "./members";
 import { grantIfPlatformAdmin } from "./registration";
-import { registerInvitedUser, requestVerificationCode } from "./verification";
+import { joinByInvitation, requestVerificationCode } from "./verification";
 
 type DealershipParams = { Params: { id: string } };
 type InviteParams = { Params: { id: string; inviteId: string } };
@@ -71,7 +71,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
 
   app.post("/api/auth/email-verification/verify", async (request, reply) => {
     const input = parseInput(emailVerificationVerifySchema, request.body);
-    const user = await registerInvitedUser(app.db, input);
+    const user = await joinByInvitation(app.db, input, request.ip);
     await grantIfPlatformAdmin(app, user.email);
     await signIn(app, reply, user.id);
     return reply.code(201).send(publicUser(user));

@@ -9,8 +9,11 @@ import type { Db, Tx } from "../db/client";
 import { emailVerificationCodes } from "../db/schema/notifications";
 import { HttpError, badRequest, conflict } from "../http/errors";
 import type { Mailer } from "../mail/mailer";
-import { createUser, isUniqueViolation } from "../users/queries";
-import { acceptInvitationsFor, liveInvitationFor, userExistsWithEmail } from "./invites";
+import { createUser, isUniqueViolation, userByEmail } from "../users/queries";
+import { users } from "../db/schema/users";
+import { assertNotThrottled, recordFailedLogin } from "../auth/login-throttle";
+import { verifyPassword } from "../auth/passwords";
+import { acceptInvitationsFor, liveInvitationFor } from "./invites";
 import { verificationCodeMail } from "./mails";
 
 // Sign-up by e-mail code (part 1 §2.2 e-mail verification mode, §4 registration by invitation; decision 031).
@@ -19,7 +22,6 @@ import { verificationCodeMail } from "./mails";
 
 export const INVALID_CODE = "Invalid or expired verification code.";
 export const CODE_BURNED = "Too many incorrect codes. Please request a new verification code.";
-export const ACCOUNT_EXISTS = "An account with this email already exists. Log in to accept your invitation.";
 
 function hashCode(code: string): string {
   return createHash("sha256").update(`showroom-email-code:${code}`).digest("hex");
@@ -36,7 +38,6 @@ export function newCode(): string {
 export async function requestVerificationCode(db: Db, mailer: Mailer, email: string): Promise<void> {
   const live = await liveInvitationFor(db, email);
   if (!live) return;
-  if (await userExistsWithEmail(db, email)) throw conflict(ACCOUNT_EXISTS);
   const code = newCode();
   const expiresAt = new Date(Date.now() + VERIFICATION_CODE_VALID_MINUTES * 60_000);
   const [row] = await db
@@ -120,26 +121,45 @@ async function useVerificationCode(tx: Tx, codeId: string): Promise<void> {
   if (!used) throw badRequest(INVALID_CODE, { code: INVALID_CODE });
 }
 
+export const WRONG_EXISTING_PASSWORD = "This email already has a Showroom account: enter its current password to join.";
+
 /**
- * Completes registration by invitation: consumes the code, creates the account, joins every dealership that
- * invited this e-mail with the invited role, and marks those invitations accepted, all in one transaction.
+ * Completes joining by invitation (part 1 §4; decisions 031, 033). The e-mailed code proves the inbox is theirs.
+ * - A new e-mail: creates the account with this profile.
+ * - An e-mail that already has an account: the account's current password must be given too, so neither the
+ *   inbox alone nor the account alone is enough; the profile fields are not changed.
+ * Then, in one transaction: the code is used up, the user joins every dealership with a live invitation for the
+ * e-mail with the invited role, those invitations are marked accepted, and the inviting dealership becomes current.
  */
-export async function registerInvitedUser(
+export async function joinByInvitation(
   db: Db,
   input: { email: string; code: string; firstName: string; lastName: string; password: string; phone?: string | null },
+  ip: string,
 ) {
+  const codeId = await checkVerificationCode(db, input.email, input.code);
+  const existing = await userByEmail(db, input.email);
+  if (existing) {
+    await assertNotThrottled(db, input.email, ip);
+    if (!(await verifyPassword(existing.password, input.password))) {
+      await recordFailedLogin(db, input.email, ip);
+      throw badRequest(WRONG_EXISTING_PASSWORD, { password: WRONG_EXISTING_PASSWORD });
+    }
+  }
   try {
-    const codeId = await checkVerificationCode(db, input.email, input.code);
     return await db.transaction(async (tx) => {
       await useVerificationCode(tx, codeId);
       const live = await liveInvitationFor(tx, input.email);
       if (!live) throw badRequest("This invitation has expired or was withdrawn. Please ask for a new invitation.");
-      const user = await createUser(tx, { ...input, currentDealershipId: live.invite.dealershipId });
+      const dealershipId = live.invite.dealershipId;
+      const user = existing
+        ? ((await tx.update(users).set({ currentDealershipId: dealershipId }).where(eq(users.id, existing.id)).returning())[0] ?? existing)
+        : await createUser(tx, { ...input, currentDealershipId: dealershipId });
       await acceptInvitationsFor(tx, user);
       return user;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(ACCOUNT_EXISTS);
+    // Someone created an account for this e-mail in the meantime: they can join with its password.
+    if (isUniqueViolation(error)) throw conflict("An account with this email was just created. Please try again with its password.");
     throw error;
   }
 }
