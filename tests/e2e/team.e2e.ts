@@ -111,4 +111,42 @@ describe("joining a dealership by invitation", () => {
     await page.getByText("Unattended Leads Reminder").first().waitFor();
     await context.close();
   });
+
+  it("lets an existing user join another dealership with the e-mailed code and their password, then switch to it", async () => {
+    const existing = "lakeshore.manager@demo.showroom";
+    const manager = await newPage(browser, server.url);
+    await logInAs(manager.page, "management");
+    await manager.page.goto("/admin");
+    await manager.page.getByRole("button", { name: "Invite User" }).click();
+    await manager.page.getByRole("dialog").getByLabel("Email", { exact: true }).fill(existing);
+    await manager.page.getByLabel("First name").fill("Lee");
+    await manager.page.getByLabel("Last name").fill("Shore");
+    await manager.page.getByRole("combobox", { name: "Role" }).click();
+    await manager.page.getByRole("option", { name: "Sales" }).click();
+    await manager.page.getByRole("button", { name: "Send Invitation" }).click();
+    await waitForToast(manager.page, "Invitation Sent");
+    await manager.context.close();
+
+    const invitation = await smtp.waitFor(existing, { subject: /invited to join Northside Motors/ });
+    const link = /(http:\/\/\S+\/auth\?\S+)/.exec(invitation.text)![1]!;
+    const { page, context } = await newPage(browser, server.url);
+    await page.goto(link);
+    await page.getByText("You've been invited to join Northside Motors as Sales").waitFor();
+    await page.getByLabel("First name").fill("Lee");
+    await page.getByLabel("Last name").fill("Shore");
+    await page.getByLabel("Password", { exact: true }).fill("showroom123");
+    await page.getByLabel("Confirm password").fill("showroom123");
+    const before = smtp.mailsTo(existing).length;
+    await page.getByRole("button", { name: "Create Account" }).click();
+    const code = codeIn(await smtp.waitFor(existing, { subject: /verification code/, since: before }));
+    await page.getByLabel("Verification code").fill(code);
+    await page.getByRole("button", { name: "Complete Registration" }).click();
+    await waitForPath(page, "/");
+    await waitForHeading(page, "Dashboard");
+    expect(await page.getByTestId("dashboard-dealership").textContent()).toBe("Northside Motors");
+    expect(await page.getByTestId("user-menu-role").textContent()).toBe("Sales");
+    // Two dealerships now: the switcher appears.
+    await page.getByTestId("dealership-switcher").waitFor();
+    await context.close();
+  });
 });
