@@ -7,7 +7,8 @@ import { makeAppointment } from "../db/factories-appointments";
 import { makeLead } from "../db/factories-leads";
 import { dealershipUsers } from "../db/schema/dealerships";
 import { leads } from "../db/schema/leads";
-import { emailsLog } from "../db/schema/notifications";
+import { emailNotificationTriggers, emailsLog } from "../db/schema/notifications";
+import { setSubscription } from "../notifications/email-triggers";
 import { testDrives } from "../db/schema/test-drives";
 
 let t: TestApp;
@@ -268,6 +269,26 @@ describe("Send Reminder", () => {
       expect(mail.body).toContain("Dee Desk sent a reminder");
       expect(mail.body).toContain("/email-redirect?to=%2Fleads%2Fnew");
     }
+  });
+
+  it("also tells members subscribed to the Unattended Leads Reminder trigger, once, and never the sender", async () => {
+    const d = await makeDealership(t.db);
+    const rep = await makeUser(t.db, { memberships: [{ dealershipId: d.id, role: "sales" }] });
+    const boss = await makeUser(t.db, { memberships: [{ dealershipId: d.id, role: "management" }] });
+    const desk = await makeUser(t.db, { memberships: [{ dealershipId: d.id, role: "frontDesk" }] });
+    const [trigger] = await t.db
+      .select()
+      .from(emailNotificationTriggers)
+      .where(eq(emailNotificationTriggers.dealershipId, d.id))
+      .then((rows) => rows.filter((r) => r.name === "unattended_leads_reminder"));
+    for (const u of [rep, boss, desk]) await setSubscription(t.db, d.id, { userId: u.id, triggerId: trigger!.id, isSubscribed: true });
+    await makeLead(t.db, { dealershipId: d.id });
+    await (await signIn(t.app, desk)).post(`/api/dealerships/${d.id}/leads/remind-unattended`);
+    await t.app.mailer.drain();
+    const mails = await t.db.select().from(emailsLog).where(eq(emailsLog.dealershipId, d.id));
+    expect(mails.map((m) => `${m.to} ${m.emailType}`).sort()).toEqual(
+      [`${rep.email} lead_reminder`, `${boss.email} unattended_leads_reminder`].sort(),
+    );
   });
 
   it("says so and sends nothing when no lead is new", async () => {
