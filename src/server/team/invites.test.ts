@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeIn, startSmtpReceiver, type SmtpReceiver } from "../../../tests/helpers/smtp-receiver";
 import { agent, anonymous, createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
 import { makeDealership, makeUser } from "../db/factories";
-import { dealershipInvites, dealershipUsers } from "../db/schema/dealerships";
+import { dealershipInvites } from "../db/schema/dealerships";
 import { emailsLog } from "../db/schema/notifications";
 import { users } from "../db/schema/users";
 
