@@ -10,7 +10,11 @@ import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { cn } from "../lib/utils";
 import { useCalendarFeed, useDeleteCalendarFeed, useIssueCalendarFeed } from "./api";
-import { mediumDate } from "./format";
+
+/** A timestamp as the person's own day: "Nov 21, 2026". */
+function shortDate(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" });
+}
 
 // "Subscribe in your calendar" (decision 023): a private iCalendar link for Google, Outlook or Apple Calendar.
 // The server keeps only a hash of the secret, so the link is shown right after it is made; making a new one
@@ -24,18 +28,21 @@ const SCOPE_OPTIONS: Array<{ value: CalendarFeedScope; label: string; hint: stri
 export function SubscribeDialog({ dealershipId, dealershipName }: { dealershipId: string; dealershipName: string }) {
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<CalendarFeedCreated | null>(null);
-  const [scope, setScope] = useState<CalendarFeedScope>("mine");
+  // null until the user picks: then the existing feed's scope (or "mine") is shown.
+  const [picked, setPicked] = useState<CalendarFeedScope | null>(null);
   const [copied, setCopied] = useState(false);
   const feed = useCalendarFeed(dealershipId, open);
   const issue = useIssueCalendarFeed(dealershipId);
   const remove = useDeleteCalendarFeed(dealershipId);
   const info = feed.data;
+  const scope: CalendarFeedScope = picked ?? info?.scope ?? "mine";
 
   function onOpenChange(next: boolean) {
     setOpen(next);
     if (!next) {
       setCreated(null);
       setCopied(false);
+      setPicked(null);
     }
   }
 
@@ -137,8 +144,8 @@ export function SubscribeDialog({ dealershipId, dealershipName }: { dealershipId
               <div className="rounded-lg border bg-muted/40 p-3 text-sm" data-testid="calendar-feed-exists">
                 <p className="font-medium">
                   You have a subscription link ({info.scope === "dealership" ? "all dealership appointments" : "my appointments"}), made{" "}
-                  {info.createdAt ? mediumDate(info.createdAt.slice(0, 10)) : "earlier"}
-                  {info.lastFetchedAt ? `, last used ${mediumDate(info.lastFetchedAt.slice(0, 10))}` : ", not used yet"}.
+                  {info.createdAt ? shortDate(info.createdAt) : "earlier"}
+                  {info.lastFetchedAt ? `, last used by your calendar app ${shortDate(info.lastFetchedAt)}` : ", not used yet"}.
                 </p>
                 <p className="mt-1 text-muted-foreground">
                   The link is shown only once. Make a new one to see it again — the old link stops working straight away.
@@ -161,7 +168,7 @@ export function SubscribeDialog({ dealershipId, dealershipName }: { dealershipId
                       name="calendar-feed-scope"
                       value={option.value}
                       checked={scope === option.value}
-                      onChange={() => setScope(option.value)}
+                      onChange={() => setPicked(option.value)}
                       className="mt-0.5 size-4 accent-[var(--primary)]"
                     />
                     <span>
