@@ -424,6 +424,7 @@ describe("GET /api/appointments?leadId= (a lead's appointments)", () => {
   it("answers 404 for a lead that does not exist and 400 without a lead id", async () => {
     expect((await as.management.get(path("x".repeat(21)))).statusCode).toBe(404);
     expect((await as.management.get("/api/appointments")).statusCode).toBe(400);
+    expect((await as.management.get(`/api/appointments?leadId=${leadId}&leadId=${leadId}`)).statusCode).toBe(400);
   });
 
   it.each(["frontDesk", "management"] as const)("gives %s all of the lead's appointments, by date and time", async (role) => {

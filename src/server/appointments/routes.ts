@@ -95,7 +95,7 @@ export async function appointmentRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: { leadId?: string } }>("/api/appointments", async (request) => {
     await requireUser(request);
     const leadId = request.query.leadId;
-    if (!leadId) throw badRequest("leadId: is required", { leadId: "is required" });
+    if (typeof leadId !== "string" || !leadId) throw badRequest("leadId: is required", { leadId: "is required" });
     const lead = await leadDealership(app.db, leadId);
     const access = await requireObjectAccess(request, lead, "Lead not found");
     return appointmentsOfLead(app.db, access, leadId);
