@@ -267,6 +267,14 @@ describe("GET /api/dealerships/{id}/appointments", () => {
     expect(keys.every((k) => k >= today)).toBe(true);
   });
 
+  it("type=upcoming keeps a sales user to their own", async () => {
+    const upcoming = (await as.sales.get(path("?type=upcoming"))).json() as Array<{ id: string; assignedTo: string }>;
+    expect(upcoming.map((a) => a.id)).toContain(mine);
+    expect(upcoming.every((a) => a.assignedTo === people.sales.id)).toBe(true);
+    expect((await anonymous(t.app).get(path("?type=upcoming"))).statusCode).toBe(401);
+    expect((await as.outsider.get(path("?type=upcoming"))).statusCode).toBe(403);
+  });
+
   it("refuses an unknown type or a malformed date", async () => {
     expect((await as.sales.get(path("?type=everything"))).statusCode).toBe(400);
     expect((await as.sales.get(path("?date=tomorrow"))).statusCode).toBe(400);
