@@ -104,9 +104,9 @@ export function AppointmentCard({
             </div>
           </dl>
 
-          <div className="mt-4 flex flex-wrap items-center gap-2 border-t pt-4">
+          <div className="mt-4 flex items-center gap-2 border-t pt-4">
             <Select value={status === "confirmed" ? "scheduled" : status} onValueChange={(v) => onStatusChange(v as AppointmentStatus)} disabled={busy}>
-              <SelectTrigger className="h-9 w-[10.5rem]" aria-label={`Status of ${name}'s appointment`}>
+              <SelectTrigger className="h-9 min-w-0 flex-1 sm:w-[10.5rem] sm:flex-none" aria-label={`Status of ${name}'s appointment`}>
                 <SelectValue />
               </SelectTrigger>
               <SelectContent>
@@ -118,12 +118,12 @@ export function AppointmentCard({
               </SelectContent>
             </Select>
             {busy && <Spinner className="text-muted-foreground" />}
-            <div className="ml-auto flex gap-2">
+            <div className="ml-auto flex shrink-0 gap-2">
               {appointment.phone && (
                 <Button asChild variant="outline" size="sm" className="h-9">
                   <a href={`tel:${phoneDigits}`} aria-label={`Call ${name}`}>
                     <PhoneCall />
-                    Call
+                    <span className="hidden min-[420px]:inline">Call</span>
                   </a>
                 </Button>
               )}
@@ -137,7 +137,7 @@ export function AppointmentCard({
                   aria-label={`Cancel ${name}'s appointment`}
                 >
                   <XCircle />
-                  Cancel
+                  <span className="hidden min-[420px]:inline">Cancel</span>
                 </Button>
               )}
             </div>
