@@ -101,7 +101,10 @@ function ScheduleForm({ dealershipId, timezone }: { dealershipId: string; timezo
         onSuccess: (appointment) => {
           setPhase("scheduled");
           toast({ title: "Appointment created successfully", description: `${appointment.title} on ${longDate(appointment.date)} at ${formatSlot(appointment.time)}.`, variant: "success" });
-          redirectTimer.current = window.setTimeout(() => navigate(`/calendar?date=${appointment.date}`), SCHEDULED_REDIRECT_DELAY_MS);
+          redirectTimer.current = window.setTimeout(() => {
+            navigate(`/calendar?date=${appointment.date}`);
+            window.scrollTo({ top: 0 }); // the form was scrolled to its button; the calendar starts at its top
+          }, SCHEDULED_REDIRECT_DELAY_MS);
         },
         onError: (error) => {
           applyServerFieldErrors(form, error);
