@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -90,6 +91,8 @@ async function benchTarget(target: "pglite" | "postgres"): Promise<{ rows: Row[]
     await generate(database, logLine);
   }
   notes.push(`ready after ${Date.now() - t0} ms`);
+  // The machine is shared (2 cores): the load before the run says how much else was competing for them.
+  notes.push(`load average before the scenarios ${os.loadavg().map((n) => n.toFixed(1)).join(" / ")} (1 / 5 / 15 min)`);
 
   const app = await buildApp({ config: testConfig({ logLevel: "silent" }), database });
   await app.listen({ port: 0, host: "127.0.0.1" });
