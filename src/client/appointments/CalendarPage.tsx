@@ -17,6 +17,7 @@ import { cn } from "../lib/utils";
 import { useAppointmentDays, useDayAppointments, useSetAppointmentStatus } from "./api";
 import { AppointmentCard } from "./AppointmentCard";
 import { dateFromIso, isoFromDate, longDate, matchesSearch, normalizeStatus } from "./format";
+import { NoDealership } from "./NoDealership";
 import { SubscribeDialog } from "./SubscribeDialog";
 
 // /calendar (spec part 1 §2.7): a month picker on the left, the selected day's appointments on the right, sorted by
@@ -45,7 +46,8 @@ function firstOfMonth(date: string): Date {
 }
 
 export function CalendarPage() {
-  const { dealership } = useCurrentDealership();
+  const { dealership, dealerships, isLoading } = useCurrentDealership();
+  if (!isLoading && dealerships.length === 0) return <NoDealership />;
   if (!dealership) return <CalendarSkeleton />;
   return <CalendarView key={dealership.id} dealershipId={dealership.id} dealershipName={dealership.name} timezone={dealership.timezone} />;
 }

@@ -24,6 +24,7 @@ import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { cn } from "../lib/utils";
 import { useCreateAppointment } from "./api";
+import { NoDealership } from "./NoDealership";
 import { dateFromIso, formatSlot, isoFromDate, longDate } from "./format";
 
 // /appointments/new (spec part 1 §2.8): "Schedule Appointment". ?leadId= prefills the customer from the lead;
@@ -43,7 +44,8 @@ interface LeadForPrefill {
 }
 
 export function ScheduleAppointmentPage() {
-  const { dealership } = useCurrentDealership();
+  const { dealership, dealerships, isLoading } = useCurrentDealership();
+  if (!isLoading && dealerships.length === 0) return <NoDealership />;
   if (!dealership) {
     return (
       <div className="mx-auto max-w-3xl" aria-busy="true">
