@@ -140,7 +140,7 @@ describe("leads", () => {
     await page.getByLabel("Phone").fill("");
     await page.getByLabel("Phone").pressSequentially("6475550100");
     await page.getByLabel("Description").fill("Test drive booked for Saturday.");
-    await page.getByLabel("Status").click();
+    await page.getByLabel("Status", { exact: true }).click();
     await page.getByRole("option", { name: "In Progress" }).click();
     await shot(page, "lead-edit-sales-1280");
     await page.getByRole("button", { name: "Save" }).click();
@@ -158,6 +158,12 @@ describe("leads", () => {
     expect(await info.textContent()).not.toContain("Changed");
     const saved = (await (await page.request.get(`/api/leads/${leadId}`)).json()) as { firstName: string; status: string; phone: string };
     expect(saved).toMatchObject({ firstName: "Aisha", status: "inProgress", phone: "647-555-0100" });
+
+    // A quick status change from the side column.
+    await page.getByLabel("Change status").click();
+    await page.getByRole("option", { name: "Qualified" }).click();
+    await waitForToast(page, "Lead status updated successfully");
+    await info.getByText("Qualified").waitFor();
 
     await page.getByRole("button", { name: "Delete" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete Lead" }).click();

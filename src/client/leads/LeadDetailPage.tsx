@@ -2,7 +2,7 @@ import { ArrowLeft, FileQuestion, Pencil, Save, Trash2, X } from "lucide-react";
 import { useEffect, useState, type ComponentType, type ReactNode } from "react";
 import { Controller } from "react-hook-form";
 import { Link, useNavigate, useParams } from "react-router";
-import { LEAD_STATUSES } from "../../shared/constants";
+import { LEAD_STATUSES, type LeadStatus } from "../../shared/constants";
 import { formatPhone, fullName } from "../../shared/format";
 import { LEAD_STATUS_LABELS, updateLeadSchema, type Lead } from "../../shared/schemas/lead";
 import { LeadAppointments } from "../appointments/LeadAppointments";
@@ -19,7 +19,7 @@ import { Textarea } from "../components/ui/textarea";
 import { useCurrentDealership } from "../dealerships/dealership-context";
 import { errorStatus, serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
-import { useDeleteLead, useLead, useUpdateLead } from "./api";
+import { useDeleteLead, useLead, useUpdateLead, useUpdateLeadStatus } from "./api";
 import { ClaimButton, DeleteLeadDialog, LeadStatusBadge, TimeAgo } from "./components";
 import { useClaimAction } from "./use-lead-actions";
 
@@ -59,6 +59,7 @@ export function LeadDetailPage() {
   const update = useUpdateLead(dealershipId, leadId);
   const remove = useDeleteLead(dealershipId);
   const claim = useClaimAction(dealershipId, "short");
+  const changeStatus = useUpdateLeadStatus(dealershipId);
   const [editing, setEditing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const form = useZodForm(updateLeadSchema, { defaultValues: lead ? formValues(lead) : undefined });
@@ -280,7 +281,33 @@ export function LeadDetailPage() {
                   <TimeAgo value={lead.createdAt} />
                 </span>
               </Field>
-              <Field label="Status">{LEAD_STATUS_LABELS[lead.status]}</Field>
+              <Field label="Status">
+                {/* A quick status change without opening the edit form (PATCH /api/leads/{id}/status, part 1 §7, §8). */}
+                <Select
+                  value={lead.status}
+                  disabled={editing || changeStatus.isPending}
+                  onValueChange={(status) =>
+                    changeStatus.mutate(
+                      { leadId: lead.id, status: status as LeadStatus },
+                      {
+                        onSuccess: () => toast({ title: "Lead status updated successfully", variant: "success" }),
+                        onError: () => toast({ title: "Failed to update lead status", variant: "destructive" }),
+                      },
+                    )
+                  }
+                >
+                  <SelectTrigger aria-label="Change status" className="mt-1 h-9 w-full" data-testid="quick-status">
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {LEAD_STATUSES.map((st) => (
+                      <SelectItem key={st} value={st}>
+                        {LEAD_STATUS_LABELS[st]}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              </Field>
               <Field label="Claimed By">{lead.claimedBy ? (lead.claimedByName ?? lead.claimedBy) : <span className="text-muted-foreground">Not claimed</span>}</Field>
               <Field label="Claimed At">
                 {lead.claimedAt ? new Date(lead.claimedAt).toLocaleString() : <span className="text-muted-foreground">Not claimed</span>}
