@@ -116,6 +116,7 @@ export function MyClientsPage() {
           <>
             <LeadList
               label={title}
+              showClaimer={seeAll}
               leads={list.leads}
               columns={columns}
               fading={deleting}

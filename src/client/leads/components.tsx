@@ -173,12 +173,15 @@ export function LeadList({
   actions,
   fading,
   label,
+  showClaimer = false,
 }: {
   leads: Lead[];
   columns: LeadColumn[];
   actions: (lead: Lead) => ReactNode;
   fading?: ReadonlySet<string>;
   label: string;
+  /** Cards also say who claimed the lead (All Clients). */
+  showClaimer?: boolean;
 }) {
   return (
     <>
@@ -233,9 +236,10 @@ export function LeadList({
               <ContactLines lead={lead} />
             </div>
             <div className="mt-3 flex items-center justify-between gap-2 border-t pt-3">
-              <span className="text-xs text-muted-foreground">
+              <span className="min-w-0 text-xs text-muted-foreground">
                 {lead.claimedAt ? "Claimed " : "Created "}
                 <TimeAgo value={lead.claimedAt ?? lead.createdAt} />
+                {showClaimer && lead.claimedByName && <span className="block truncate">by {lead.claimedByName}</span>}
               </span>
               <div className="flex items-center gap-2">{actions(lead)}</div>
             </div>
