@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { logInAs } from "./helpers/auth";
+import { logInAs, register, uniqueEmail } from "./helpers/auth";
 import { DESKTOP, launchBrowser, newPage, PHONE } from "./helpers/browser";
 import { waitForHeading, waitForPath, waitForToast } from "./helpers/page";
 import { startServer, type RunningServer } from "./helpers/server";
@@ -123,6 +123,24 @@ describe("leads", () => {
     await phoneShot("sales", "/", "dashboard-sales-375", "Recent Leads");
     await phoneShot("sales", "/leads/my", "my-clients-sales-375", "Olivia Bennett");
     await phoneShot("sales", "/leads/new", "new-leads-sales-375", "New Leads");
+  });
+
+  it("shows the empty states of a dealership without leads", async () => {
+    for (const [label, viewport] of [["1280", DESKTOP], ["375", PHONE]] as const) {
+      const { context, page } = await newPage(browser, server.url, viewport);
+      await register(page, { firstName: "Erin", lastName: "Empty", email: uniqueEmail("leads-empty"), dealershipName: "Empty Motors", password: "secret123" });
+      await page.getByText("No leads yet").waitFor();
+      await page.getByRole("link", { name: "Create First Lead" }).waitFor();
+      await shot(page, `dashboard-empty-${label}`);
+      await page.goto("/leads/new");
+      await page.getByText("No new leads available").waitFor();
+      expect(await page.getByRole("button", { name: "Send Reminder" }).count()).toBe(0); // only while new leads exist
+      await shot(page, `new-leads-empty-${label}`);
+      await page.goto("/leads/my");
+      await page.getByText("No clients assigned").waitFor();
+      await shot(page, `all-clients-empty-${label}`);
+      await context.close();
+    }
   });
 
   it("edits a lead on its detail page, cancels an edit, and deletes it", async () => {
