@@ -7,13 +7,13 @@ import { APPOINTMENT_TIME_SLOTS, DEFAULT_APPOINTMENT_DURATION, SCHEDULED_REDIREC
 import { isIsoDate, localToday } from "../../shared/dealership-clock";
 import { formatPhone, fullName } from "../../shared/format";
 import { appointmentInputSchema, type AppointmentInput } from "../../shared/schemas/appointment";
-import { allowPhoneKey } from "../auth/RegisterForm";
 import { PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Calendar } from "../components/ui/calendar";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { applyServerFieldErrors, FormField, useZodForm } from "../components/ui/form";
 import { Input } from "../components/ui/input";
+import { PhoneInput } from "../components/ui/phone-input";
 import { Popover, PopoverContent, PopoverTrigger } from "../components/ui/popover";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select";
 import { Skeleton } from "../components/ui/skeleton";
@@ -91,7 +91,6 @@ function ScheduleForm({ dealershipId, timezone }: { dealershipId: string; timezo
   }, [lead.data, form]);
 
   const errors = form.formState.errors;
-  const phone = form.register("phone");
   const locked = phase !== "idle";
 
   function onValid(values: AppointmentInput) {
@@ -168,19 +167,7 @@ function ScheduleForm({ dealershipId, timezone }: { dealershipId: string; timezo
                 <Input id="appointment-email" type="email" inputMode="email" autoComplete="off" placeholder="customer@example.com" {...form.register("email")} />
               </FormField>
               <FormField label="Phone" error={errors.phone?.message}>
-                <Input
-                  id="appointment-phone"
-                  type="tel"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  placeholder="555-123-4567"
-                  {...phone}
-                  onKeyDown={allowPhoneKey}
-                  onChange={(event) => {
-                    event.target.value = formatPhone(event.target.value);
-                    void phone.onChange(event);
-                  }}
-                />
+                <PhoneInput id="appointment-phone" autoComplete="off" registration={form.register("phone")} />
               </FormField>
             </div>
             <div className="grid gap-5 sm:grid-cols-2">

@@ -1,22 +1,15 @@
 import { Lock } from "lucide-react";
 import { ROLE_LABELS } from "../../shared/constants";
-import { formatPhone } from "../../shared/format";
 import { registerSchema } from "../../shared/schemas/auth";
 import { Button } from "../components/ui/button";
 import { applyServerFieldErrors, FormField, useZodForm } from "../components/ui/form";
 import { Input } from "../components/ui/input";
+import { PhoneInput } from "../components/ui/phone-input";
 import { Spinner } from "../components/ui/spinner";
 import { useAuth } from "./auth-provider";
 import { useInvitedSignUp } from "./invitation";
 import type { AuthModeProps } from "./modes";
 import { PasswordInput } from "./PasswordInput";
-
-/** Only digits and the keys that move or edit (part 1 §2.6 phone rule). */
-export function allowPhoneKey(event: React.KeyboardEvent<HTMLInputElement>): void {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.key.length > 1) return; // Backspace, Delete, Tab, arrows, Home, End, Enter...
-  if (!/\d/.test(event.key)) event.preventDefault();
-}
 
 /** Register mode (part 1 §2.2): "Complete Your Registration". */
 export function RegisterForm({ state, go }: AuthModeProps) {
@@ -37,7 +30,6 @@ export function RegisterForm({ state, go }: AuthModeProps) {
     },
   });
   const { errors } = form.formState;
-  const phone = form.register("phone");
 
   return (
     <div>
@@ -78,19 +70,7 @@ export function RegisterForm({ state, go }: AuthModeProps) {
           <Input id="register-email" type="email" autoComplete="email" inputMode="email" readOnly={state.emailLocked || invitation !== null} {...form.register("email")} />
         </FormField>
         <FormField label="Phone number" error={errors.phone?.message}>
-          <Input
-            id="register-phone"
-            type="tel"
-            autoComplete="tel"
-            inputMode="numeric"
-            placeholder="555-123-4567"
-            {...phone}
-            onKeyDown={allowPhoneKey}
-            onChange={(event) => {
-              event.target.value = formatPhone(event.target.value);
-              void phone.onChange(event);
-            }}
-          />
+          <PhoneInput id="register-phone" autoComplete="tel" registration={form.register("phone")} />
         </FormField>
         {!invitation && (
           <FormField label="Dealership name" error={errors.dealershipName?.message}>

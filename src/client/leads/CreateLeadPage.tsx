@@ -1,14 +1,14 @@
 import { UserPlus } from "lucide-react";
 import { Controller } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
-import { formatPhone, fullName } from "../../shared/format";
+import { fullName } from "../../shared/format";
 import { createLeadSchema } from "../../shared/schemas/lead";
-import { allowPhoneKey } from "../auth/RegisterForm";
 import { PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { applyServerFieldErrors, FormField, useZodForm } from "../components/ui/form";
 import { Input } from "../components/ui/input";
+import { PhoneInput } from "../components/ui/phone-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select";
 import { Spinner } from "../components/ui/spinner";
 import { Textarea } from "../components/ui/textarea";
@@ -34,7 +34,6 @@ export function CreateLeadPage() {
     defaultValues: { firstName: "", lastName: "", email: "", phone: "", description: "", assignedTo: "" },
   });
   const { errors } = form.formState;
-  const phone = form.register("phone");
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -68,19 +67,7 @@ export function CreateLeadPage() {
                 <Input id="lead-email" type="email" inputMode="email" autoComplete="off" placeholder="jane@example.com" {...form.register("email")} />
               </FormField>
               <FormField label="Phone" error={errors.phone?.message}>
-                <Input
-                  id="lead-phone"
-                  type="tel"
-                  inputMode="numeric"
-                  autoComplete="off"
-                  placeholder="555-123-4567"
-                  {...phone}
-                  onKeyDown={allowPhoneKey}
-                  onChange={(event) => {
-                    event.target.value = formatPhone(event.target.value);
-                    void phone.onChange(event);
-                  }}
-                />
+                <PhoneInput id="lead-phone" autoComplete="off" registration={form.register("phone")} />
               </FormField>
             </div>
             {canAssign && (

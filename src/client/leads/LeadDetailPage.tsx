@@ -3,15 +3,15 @@ import { useEffect, useState, type ComponentType, type ReactNode } from "react";
 import { Controller } from "react-hook-form";
 import { Link, useNavigate, useParams } from "react-router";
 import { LEAD_STATUSES, type LeadStatus } from "../../shared/constants";
-import { formatPhone, fullName } from "../../shared/format";
+import { fullName } from "../../shared/format";
 import { LEAD_STATUS_LABELS, updateLeadSchema, type Lead } from "../../shared/schemas/lead";
 import { LeadAppointments } from "../appointments/LeadAppointments";
-import { allowPhoneKey } from "../auth/RegisterForm";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "../components/ui/card";
 import { applyServerFieldErrors, FormField, useZodForm } from "../components/ui/form";
 import { Input } from "../components/ui/input";
+import { PhoneInput } from "../components/ui/phone-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select";
 import { Skeleton } from "../components/ui/skeleton";
 import { Spinner } from "../components/ui/spinner";
@@ -63,7 +63,6 @@ export function LeadDetailPage() {
   const [editing, setEditing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const form = useZodForm(updateLeadSchema, { defaultValues: lead ? formValues(lead) : undefined });
-  const phone = form.register("phone");
   const { errors } = form.formState;
 
   useEffect(() => {
@@ -181,18 +180,7 @@ export function LeadDetailPage() {
                       <Input id="edit-email" type="email" inputMode="email" {...form.register("email")} />
                     </FormField>
                     <FormField label="Phone" error={errors.phone?.message}>
-                      <Input
-                        id="edit-phone"
-                        type="tel"
-                        inputMode="numeric"
-                        placeholder="555-123-4567"
-                        {...phone}
-                        onKeyDown={allowPhoneKey}
-                        onChange={(event) => {
-                          event.target.value = formatPhone(event.target.value);
-                          void phone.onChange(event);
-                        }}
-                      />
+                      <PhoneInput id="edit-phone" registration={form.register("phone")} />
                     </FormField>
                     <Controller
                       control={form.control}
