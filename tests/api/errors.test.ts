@@ -17,6 +17,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+describe("health", () => {
+  it("answers 503 when the database does not answer", async () => {
+    const database = await createTestDatabase();
+    const app = await buildApp({ config: testConfig(), database });
+    await app.ready();
+    expect((await app.inject({ method: "GET", url: "/api/health" })).statusCode).toBe(200);
+    await database.drop();
+    const response = await app.inject({ method: "GET", url: "/api/health" });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ status: "unavailable" });
+    await app.close();
+  });
+});
+
 describe("errors", () => {
   it("answers a 500 without leaking internals", async () => {
     const response = await t.app.inject({ method: "GET", url: "/api/test/explode" });

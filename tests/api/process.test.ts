@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -44,7 +44,7 @@ describe("the server process", () => {
   it("starts on an empty embedded database with demo data, prints the demo logins, and stops cleanly on SIGTERM", async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "showroom-proc-"));
     dirs.push(dataDir);
-    const { child, port, output } = await startServer({ DATA_DIR: dataDir, SEED_DEMO: "", DATABASE_URL: "" });
+    const { child, port, output } = await startServer({ DATA_DIR: dataDir, SEED_DEMO: "", DATABASE_URL: "", PLATFORM_ADMIN_EMAILS: "frontdesk@demo.showroom" });
 
     expect(output()).toContain("sales@demo.showroom");
     const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
@@ -53,6 +53,16 @@ describe("the server process", () => {
       body: JSON.stringify({ email: "manager@demo.showroom", password: "showroom123" }),
     });
     expect(login.status).toBe(200);
+
+    // PLATFORM_ADMIN_EMAILS is granted at start to users who already exist.
+    const frontDesk = await fetch(`http://127.0.0.1:${port}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "frontdesk@demo.showroom", password: "showroom123" }),
+    });
+    const cookie = frontDesk.headers.get("set-cookie")!.split(";")[0]!;
+    const status = await fetch(`http://127.0.0.1:${port}/api/user/platform-admin-status`, { headers: { cookie } });
+    expect(await status.json()).toEqual({ isPlatformAdmin: true });
     // Logs never carry a password or a cookie.
     expect(output()).not.toContain("showroom123\"}");
     expect(output()).not.toContain("showroom.sid=");
@@ -62,7 +72,21 @@ describe("the server process", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
-  }, 60_000);
+
+    // The command line grants platform admin on the same data.
+    const cli = spawnSync(process.execPath, ["--import", "tsx", "src/server/cli.ts", "grant-platform-admin", "sales@demo.showroom"], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+      encoding: "utf8",
+    });
+    expect(cli.stdout).toContain("sales@demo.showroom is now a platform admin");
+    expect(cli.status).toBe(0);
+    const unknown = spawnSync(process.execPath, ["--import", "tsx", "src/server/cli.ts", "grant-platform-admin", "nobody@example.com"], {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+      encoding: "utf8",
+    });
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain("No user with the e-mail nobody@example.com");
+  }, 90_000);
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)("migrations on a PostgreSQL server", () => {

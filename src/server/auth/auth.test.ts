@@ -131,6 +131,17 @@ describe("login and logout", () => {
     expect(later.statusCode).toBe(200);
   });
 
+  it("throttles one client address trying many accounts, without blocking other addresses", async () => {
+    const attempt = (email: string, remoteAddress: string, password = "badpass1") =>
+      t.app.inject({ method: "POST", url: "/api/login", remoteAddress, payload: { email, password } });
+    for (let i = 0; i < THROTTLE.maxAddressFailures; i++) await attempt(`guess${i}@example.com`, "203.0.113.9");
+    const user = await makeUser(t.db, { password: "rightpass" });
+    const fromAttacker = await attempt(user.email, "203.0.113.9", "rightpass");
+    expect(fromAttacker.statusCode).toBe(429);
+    const fromElsewhere = await attempt(user.email, "198.51.100.7", "rightpass");
+    expect(fromElsewhere.statusCode).toBe(200);
+  });
+
   it("refuses a write from another origin", async () => {
     const response = await t.app.inject({
       method: "POST",
