@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { format } from "date-fns";
 import nodeIcal, { type VEvent } from "node-ical";
 import type { Browser, Page } from "playwright-core";
@@ -7,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, localToday } from "../../src/shared/dealership-clock";
 import { logInAs } from "./helpers/auth";
 import { launchBrowser, newPage, PHONE } from "./helpers/browser";
-import { waitForHeading, waitForPath, waitForToast } from "./helpers/page";
+import { shotIfAsked, waitForHeading, waitForPath, waitForToast } from "./helpers/page";
 import { startServer, type RunningServer } from "./helpers/server";
 
 // Appointments in a real browser against the real server (spec part 1 §2.7, §2.8, §2.3): schedule from a lead,
@@ -22,13 +20,6 @@ let dealershipId: string;
 let leadId: string;
 const tomorrow = addDays(localToday(TZ), 1);
 const customer = { firstName: "Quinn", lastName: "Appointment-E2E", email: "quinn.e2e@example.com", phone: "4165550177" };
-
-async function shot(p: Page, name: string): Promise<void> {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await p.screenshot({ path: path.join(dir, `${name}.png`) });
-}
 
 /** A day cell of the date picker, by react-day-picker's accessible label ("Sunday, November 22nd, 2026"). */
 function dayLabel(date: string): RegExp {
@@ -65,7 +56,7 @@ describe("scheduling and working an appointment in the browser", () => {
     await page.goto(`/leads/detail/${leadId}`);
     const panel = page.getByTestId("lead-appointments");
     await panel.getByText("No appointments for this lead yet.").waitFor();
-    await shot(page, "lead-detail-before-1280");
+    await shotIfAsked(page, "lead-detail-before-1280");
     await panel.getByRole("link", { name: "Schedule" }).click();
     await waitForPath(page, "/appointments/new");
     expect(new URL(page.url()).searchParams.get("leadId")).toBe(leadId);
@@ -85,17 +76,17 @@ describe("scheduling and working an appointment in the browser", () => {
     await page.getByRole("button", { name: /^Date:/ }).click();
     const yesterday = page.getByRole("button", { name: dayLabel(addDays(localToday(TZ), -1)) });
     if (await yesterday.count()) expect(await yesterday.isDisabled()).toBe(true);
-    await shot(page, "schedule-datepicker-1280");
+    await shotIfAsked(page, "schedule-datepicker-1280");
     await page.getByRole("button", { name: dayLabel(tomorrow) }).click();
     await page.getByRole("combobox", { name: "Time" }).click();
     const slots = await page.getByRole("option").allTextContents();
     expect(slots).toHaveLength(18);
     expect(slots[0]).toBe("9:00 AM");
     expect(slots[17]).toBe("5:30 PM");
-    await shot(page, "schedule-time-slots-1280");
+    await shotIfAsked(page, "schedule-time-slots-1280");
     await page.getByRole("option", { name: "2:00 PM", exact: true }).click();
     await page.getByLabel("Description").fill("Bring the trade-in papers.");
-    await shot(page, "schedule-filled-1280");
+    await shotIfAsked(page, "schedule-filled-1280");
 
     await page.getByRole("button", { name: "Schedule Appointment" }).click();
     await page.getByRole("button", { name: "Scheduled!" }).waitFor();
@@ -119,14 +110,14 @@ describe("scheduling and working an appointment in the browser", () => {
     expect(text).toContain("quinn.e2e@example.com");
     expect(await mine.getByTestId("appointment-status").textContent()).toBe("Scheduled");
     expect(await mine.getByRole("link", { name: /Call/ }).getAttribute("href")).toBe("tel:4165550177");
-    await shot(page, "calendar-day-1280");
+    await shotIfAsked(page, "calendar-day-1280");
 
     await page.getByLabel("Search appointments").fill("555-0177");
     await mine.waitFor();
     await page.getByLabel("Search appointments").fill("nobody-here");
     await page.getByText("No appointments found").waitFor();
     await page.getByText("No appointments match your search criteria.", { exact: false }).waitFor();
-    await shot(page, "calendar-no-match-1280");
+    await shotIfAsked(page, "calendar-no-match-1280");
     await page.getByRole("button", { name: "Clear search" }).click();
     await mine.waitFor();
   });
@@ -148,7 +139,7 @@ describe("scheduling and working an appointment in the browser", () => {
     // Completed: no cancel button any more.
     expect(await mine.getByRole("button", { name: /^Cancel/ }).count()).toBe(0);
     expect(await page.getByTestId("summary-completed").textContent()).toContain("1");
-    await shot(page, "calendar-completed-1280");
+    await shotIfAsked(page, "calendar-completed-1280");
   });
 
   it("cancels another appointment with the cancel button", async () => {
@@ -185,7 +176,7 @@ describe("scheduling and working an appointment in the browser", () => {
     expect(await page.getByRole("button", { name: /^Date:/ }).textContent()).toContain(format(new Date(Number(later.slice(0, 4)), Number(later.slice(5, 7)) - 1, Number(later.slice(8, 10))), "MMMM d, yyyy"));
     await page.goBack();
     await page.getByText("No appointments scheduled for this day").waitFor();
-    await shot(page, "calendar-empty-1280");
+    await shotIfAsked(page, "calendar-empty-1280");
   });
 
   it("lists the appointment on the dashboard's upcoming panel", async () => {
@@ -195,7 +186,7 @@ describe("scheduling and working an appointment in the browser", () => {
     await panel.getByTestId("upcoming-appointment").first().waitFor();
     expect(await panel.getByTestId("upcoming-appointment").count()).toBeLessThanOrEqual(5);
     expect(await panel.textContent()).toContain("Sales Associate: Sam Sales");
-    await shot(page, "dashboard-1280");
+    await shotIfAsked(page, "dashboard-1280");
   });
 
   it("gives a private calendar link whose feed has the appointment, and regenerating retires the old link", async () => {
@@ -204,7 +195,7 @@ describe("scheduling and working an appointment in the browser", () => {
     await page.getByRole("button", { name: "Create link" }).click();
     const url = await page.locator("#calendar-feed-url").inputValue();
     expect(url).toMatch(/\/api\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
-    await shot(page, "subscribe-dialog-1280");
+    await shotIfAsked(page, "subscribe-dialog-1280");
 
     const feed = await page.request.get(url);
     expect(feed.status()).toBe(200);
@@ -236,7 +227,7 @@ describe("scheduling and working an appointment in the browser", () => {
     expect(text).toContain("2:00 PM");
     expect(text).toContain(format(new Date(Number(tomorrow.slice(0, 4)), Number(tomorrow.slice(5, 7)) - 1, Number(tomorrow.slice(8, 10))), "MMM d, yyyy"));
     expect(text).toContain("Bring the trade-in papers.");
-    await shot(page, "lead-detail-after-1280");
+    await shotIfAsked(page, "lead-detail-after-1280");
   });
 
   it("reads well on a phone: the day's cards fit the 375 px screen", async () => {
@@ -247,15 +238,15 @@ describe("scheduling and working an appointment in the browser", () => {
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await card(phone.page, "Quinn Appointment-E2E").scrollIntoViewIfNeeded();
-    await shot(phone.page, "calendar-day-375");
+    await shotIfAsked(phone.page, "calendar-day-375");
     await phone.page.goto("/appointments/new");
     await waitForHeading(phone.page, "Schedule Appointment");
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
-    await shot(phone.page, "schedule-375");
+    await shotIfAsked(phone.page, "schedule-375");
     await phone.page.goto("/");
     await phone.page.getByTestId("upcoming-appointments").waitFor();
     await phone.page.getByTestId("upcoming-appointments").scrollIntoViewIfNeeded();
-    await shot(phone.page, "dashboard-375");
+    await shotIfAsked(phone.page, "dashboard-375");
     await phone.context.close();
   });
 });

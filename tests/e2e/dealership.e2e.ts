@@ -1,25 +1,14 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { logIn, logInAs } from "./helpers/auth";
-import { launchBrowser, newPage } from "./helpers/browser";
+import { newPage } from "./helpers/browser";
 import { waitForHeading, waitForPath, waitForToast } from "./helpers/page";
-import { startServer, type RunningServer } from "./helpers/server";
+import { useServerAndBrowser } from "./helpers/suite";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.remove();
-});
+const suite = useServerAndBrowser();
 
 describe("the dealership switcher (part 1 §2.9)", () => {
   it("lets a member of two dealerships switch, with the role of the new one, and remembers the choice", async () => {
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await newPage(suite.browser, suite.server.url);
     await logInAs(page, "multi");
     await waitForHeading(page, "Dashboard");
     const switcher = page.getByTestId("dealership-switcher");
@@ -40,7 +29,7 @@ describe("the dealership switcher (part 1 §2.9)", () => {
   });
 
   it("is not shown to someone in a single dealership", async () => {
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await newPage(suite.browser, suite.server.url);
     await logInAs(page, "sales");
     await waitForHeading(page, "Dashboard");
     expect(await page.getByTestId("dealership-switcher").count()).toBe(0);
@@ -50,7 +39,7 @@ describe("the dealership switcher (part 1 §2.9)", () => {
 
 describe("losing the session (part 1 §2.1, §8)", () => {
   it("shows 'Unauthorized / You are logged out. Logging in again...' and goes to /auth", async () => {
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await newPage(suite.browser, suite.server.url);
     await logInAs(page, "multi");
     await waitForHeading(page, "Dashboard");
     await context.clearCookies();
@@ -67,7 +56,7 @@ describe("losing the session (part 1 §2.1, §8)", () => {
 describe("someone who belongs to no dealership (part 1 §2.3)", () => {
   it("sees 'No Dealership Access' with what to do next", async () => {
     // Northside's manager removes Riley, Riley's only dealership.
-    const manager = await newPage(browser, server.url);
+    const manager = await newPage(suite.browser, suite.server.url);
     await logInAs(manager.page, "management");
     const dealerships = (await (await manager.page.request.get("/api/dealerships")).json()) as Array<{ id: string }>;
     const members = (await (await manager.page.request.get(`/api/dealerships/${dealerships[0]!.id}/users`)).json()) as Array<{
@@ -79,7 +68,7 @@ describe("someone who belongs to no dealership (part 1 §2.3)", () => {
     expect(removed.ok()).toBe(true);
     await manager.context.close();
 
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await newPage(suite.browser, suite.server.url);
     await logIn(page, "riley@demo.showroom");
     await waitForHeading(page, "No Dealership Access");
     expect(await page.getByText("You have not been assigned to a dealership yet. Please contact your administrator to get access.").isVisible()).toBe(true);

@@ -1,10 +1,8 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logInAs, register, uniqueEmail } from "./helpers/auth";
 import { DESKTOP, launchBrowser, newPage, PHONE } from "./helpers/browser";
-import { waitForHeading, waitForPath, waitForToast } from "./helpers/page";
+import { shotIfAsked, waitForHeading, waitForPath, waitForToast } from "./helpers/page";
 import { startServer, type RunningServer } from "./helpers/server";
 
 // Leads in a real browser against the real server (spec part 1 §2.3-2.6, part 2 lead detail): front desk creates and
@@ -14,14 +12,6 @@ import { startServer, type RunningServer } from "./helpers/server";
 let server: RunningServer;
 let browser: Browser;
 
-async function shot(p: Page, name: string): Promise<void> {
-  const dir = process.env.SHOTS_DIR;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await p.waitForTimeout(300);
-  await p.screenshot({ path: path.join(dir, `${name}.png`) });
-}
-
 /** Screenshots a path at 375 px in a second context of the same user. */
 async function phoneShot(who: "sales" | "frontDesk", route: string, name: string, ready: string): Promise<void> {
   if (!process.env.SHOTS_DIR) return;
@@ -29,7 +19,7 @@ async function phoneShot(who: "sales" | "frontDesk", route: string, name: string
   await logInAs(page, who);
   await page.goto(route);
   await page.getByText(ready, { exact: false }).filter({ visible: true }).first().waitFor();
-  await shot(page, name);
+  await shotIfAsked(page, name);
   await context.close();
 }
 
@@ -48,11 +38,11 @@ describe("leads", () => {
   it("front desk creates a lead assigned to a rep, who then has it among their clients", async () => {
     const { context, page } = await newPage(browser, server.url, DESKTOP);
     await logInAs(page, "frontDesk");
-    await shot(page, "dashboard-frontdesk-1280");
+    await shotIfAsked(page, "dashboard-frontdesk-1280");
     await page.goto("/leads/new");
     await waitForHeading(page, "New Leads");
     await page.getByRole("button", { name: "Send Reminder" }).waitFor();
-    await shot(page, "new-leads-frontdesk-1280");
+    await shotIfAsked(page, "new-leads-frontdesk-1280");
 
     await page.getByRole("link", { name: "Create New Lead" }).click();
     await waitForPath(page, "/leads/create");
@@ -65,7 +55,7 @@ describe("leads", () => {
     await page.getByLabel("Description").fill("Wants a hybrid SUV under $45k.");
     await page.getByLabel("Assign to Sales Rep").click();
     await page.getByRole("option", { name: "Riley Chen" }).click();
-    await shot(page, "create-lead-frontdesk-1280");
+    await shotIfAsked(page, "create-lead-frontdesk-1280");
     await page.getByRole("button", { name: "Create Lead" }).click();
     await waitForToast(page, "Lead created successfully");
     await waitForPath(page, "/leads/new");
@@ -78,7 +68,7 @@ describe("leads", () => {
     await page.getByPlaceholder("Search by name, email, or phone...").fill("assigned-e2e");
     await row(page, "Wanda Assigned-E2E").waitFor();
     expect(await row(page, "Wanda Assigned-E2E").textContent()).toContain("by Riley Chen");
-    await shot(page, "all-clients-search-frontdesk-1280");
+    await shotIfAsked(page, "all-clients-search-frontdesk-1280");
 
     // Send Reminder answers with the server's message.
     await page.goto("/leads/new");
@@ -95,7 +85,7 @@ describe("leads", () => {
     await logInAs(page, "sales");
     await page.getByTestId("recent-leads").waitFor();
     await page.getByTestId("metric-card").first().waitFor();
-    await shot(page, "dashboard-sales-1280");
+    await shotIfAsked(page, "dashboard-sales-1280");
     const badgeBefore = Number(await page.getByTestId("new-leads-badge").first().textContent());
 
     await page.getByRole("link", { name: /New Leads/ }).first().click();
@@ -107,18 +97,18 @@ describe("leads", () => {
     await waitForToast(page, "Lead Claimed Successfully");
     expect(await row(page, "Olivia Bennett").count()).toBe(0);
     await page.getByTestId("new-leads-badge").first().filter({ hasText: String(badgeBefore - 1) }).waitFor();
-    await shot(page, "new-leads-after-claim-sales-1280");
+    await shotIfAsked(page, "new-leads-after-claim-sales-1280");
 
     await page.getByRole("link", { name: "My Clients" }).first().click();
     await waitForHeading(page, "My Clients");
     await row(page, "Olivia Bennett").waitFor();
     expect(await row(page, "Olivia Bennett").textContent()).toContain("Claimed");
-    await shot(page, "my-clients-sales-1280");
+    await shotIfAsked(page, "my-clients-sales-1280");
 
     // Search and status filter combine (server-side); an unmatched search says so.
     await page.getByPlaceholder("Search by name, email, or phone...").fill("zzz-nobody");
     await page.getByText("No clients found").waitFor();
-    await shot(page, "my-clients-no-match-sales-1280");
+    await shotIfAsked(page, "my-clients-no-match-sales-1280");
     await context.close();
     await phoneShot("sales", "/", "dashboard-sales-375", "Recent Leads");
     await phoneShot("sales", "/leads/my", "my-clients-sales-375", "Olivia Bennett");
@@ -131,14 +121,14 @@ describe("leads", () => {
       await register(page, { firstName: "Erin", lastName: "Empty", email: uniqueEmail("leads-empty"), dealershipName: "Empty Motors", password: "secret123" });
       await page.getByText("No leads yet").waitFor();
       await page.getByRole("link", { name: "Create First Lead" }).waitFor();
-      await shot(page, `dashboard-empty-${label}`);
+      await shotIfAsked(page, `dashboard-empty-${label}`);
       await page.goto("/leads/new");
       await page.getByText("No new leads available").waitFor();
       expect(await page.getByRole("button", { name: "Send Reminder" }).count()).toBe(0); // only while new leads exist
-      await shot(page, `new-leads-empty-${label}`);
+      await shotIfAsked(page, `new-leads-empty-${label}`);
       await page.goto("/leads/my");
       await page.getByText("No clients assigned").waitFor();
-      await shot(page, `all-clients-empty-${label}`);
+      await shotIfAsked(page, `all-clients-empty-${label}`);
       await context.close();
     }
   });
@@ -152,7 +142,7 @@ describe("leads", () => {
     const leadId = page.url().split("/").pop()!;
     await waitForHeading(page, "Lead Information");
     expect(await page.getByTestId("lead-side").textContent()).toContain("Sam Sales");
-    await shot(page, "lead-detail-sales-1280");
+    await shotIfAsked(page, "lead-detail-sales-1280");
 
     await page.getByRole("button", { name: "Edit Lead" }).click();
     await page.getByLabel("Phone").fill("");
@@ -160,7 +150,7 @@ describe("leads", () => {
     await page.getByLabel("Description").fill("Test drive booked for Saturday.");
     await page.getByLabel("Status", { exact: true }).click();
     await page.getByRole("option", { name: "In Progress" }).click();
-    await shot(page, "lead-edit-sales-1280");
+    await shotIfAsked(page, "lead-edit-sales-1280");
     await page.getByRole("button", { name: "Save" }).click();
     await waitForToast(page, "Lead Updated");
     const info = page.getByTestId("lead-information");
@@ -192,7 +182,7 @@ describe("leads", () => {
     await page.goto(`/leads/detail/${leadId}`);
     await waitForHeading(page, "Lead Not Found");
     await page.getByText("The lead you're looking for doesn't exist or has been deleted.").waitFor();
-    await shot(page, "lead-not-found-1280");
+    await shotIfAsked(page, "lead-not-found-1280");
     await page.getByRole("link", { name: "Back to Leads" }).click();
     await waitForPath(page, "/leads/new");
     await context.close();
@@ -203,12 +193,12 @@ describe("leads", () => {
       await phone.page.goto("/leads/my");
       await phone.page.getByTestId("lead-card").filter({ hasText: "Lucas Ferreira" }).getByRole("link", { name: /View details/i }).click();
       await waitForHeading(phone.page, "Lead Information");
-      await shot(phone.page, "lead-detail-sales-375");
+      await shotIfAsked(phone.page, "lead-detail-sales-375");
       await phone.page.getByRole("button", { name: "Edit Lead" }).click();
-      await shot(phone.page, "lead-edit-sales-375");
+      await shotIfAsked(phone.page, "lead-edit-sales-375");
       await phone.page.goto(`/leads/detail/${leadId}`);
       await waitForHeading(phone.page, "Lead Not Found");
-      await shot(phone.page, "lead-not-found-375");
+      await shotIfAsked(phone.page, "lead-not-found-375");
       await phone.context.close();
     }
   });

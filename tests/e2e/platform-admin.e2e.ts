@@ -1,25 +1,14 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { logInAs } from "./helpers/auth";
-import { launchBrowser, newPage } from "./helpers/browser";
+import { newPage } from "./helpers/browser";
 import { waitForPath } from "./helpers/page";
-import { startServer, type RunningServer } from "./helpers/server";
+import { useServerAndBrowser } from "./helpers/suite";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.remove();
-});
+const suite = useServerAndBrowser();
 
 describe("a platform admin's shell (part 2 §2)", () => {
   it("lands on /platform-admin in the simplified shell, with the platform's totals", async () => {
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await newPage(suite.browser, suite.server.url);
     await logInAs(page, "platformAdmin");
     await waitForPath(page, "/platform-admin");
     await page.getByText("Platform Administration").first().waitFor();
@@ -44,7 +33,7 @@ describe("a platform admin's shell (part 2 §2)", () => {
   });
 
   it("sends /, /dashboard and any other path to /platform-admin", async () => {
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await newPage(suite.browser, suite.server.url);
     await logInAs(page, "platformAdmin");
     for (const path of ["/", "/dashboard", "/auth", "/leads/new"]) {
       await page.goto(path);

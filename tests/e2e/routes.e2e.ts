@@ -1,25 +1,14 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { logInAs } from "./helpers/auth";
-import { launchBrowser, newPage, PHONE } from "./helpers/browser";
+import { newPage, PHONE } from "./helpers/browser";
 import { waitForHeading, waitForPath, waitForToast } from "./helpers/page";
-import { startServer, type RunningServer } from "./helpers/server";
+import { useServerAndBrowser } from "./helpers/suite";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.remove();
-});
+const suite = useServerAndBrowser();
 
 describe("routing when signed out (part 1 §2.1)", () => {
   it("sends / to /auth", async () => {
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await newPage(suite.browser, suite.server.url);
     await page.goto("/");
     await waitForPath(page, "/auth");
     await waitForHeading(page, "Welcome back");
@@ -27,7 +16,7 @@ describe("routing when signed out (part 1 §2.1)", () => {
   });
 
   it("shows the not-found screen for any other unknown path, including pages that need a sign-in", async () => {
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await newPage(suite.browser, suite.server.url);
     for (const path of ["/no/such/page", "/dashboard"]) {
       await page.goto(path);
       await waitForHeading(page, "404 Page Not Found");
@@ -40,7 +29,7 @@ describe("routing when signed out (part 1 §2.1)", () => {
 
 describe("routing for a signed-in regular user", () => {
   it("shows the dashboard at / and /dashboard, and sends unknown paths and /auth to /", async () => {
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await newPage(suite.browser, suite.server.url);
     await logInAs(page, "sales");
     await waitForPath(page, "/");
     await waitForHeading(page, "Dashboard");
@@ -56,7 +45,7 @@ describe("routing for a signed-in regular user", () => {
   });
 
   it("checks a regular user who opens /platform-admin, says access is denied and sends them to /", async () => {
-    const { page, context } = await newPage(browser, server.url);
+    const { page, context } = await newPage(suite.browser, suite.server.url);
     await logInAs(page, "management");
     await page.goto("/platform-admin");
     const toast = await waitForToast(page, "Access Denied");
@@ -67,7 +56,7 @@ describe("routing for a signed-in regular user", () => {
   });
 
   it("on a phone, opens the navigation from the hamburger menu", async () => {
-    const { page, context } = await newPage(browser, server.url, PHONE);
+    const { page, context } = await newPage(suite.browser, suite.server.url, PHONE);
     await logInAs(page, "frontDesk");
     await waitForHeading(page, "Dashboard");
     expect(await page.getByRole("complementary").isVisible()).toBe(false);

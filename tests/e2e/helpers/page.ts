@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 
 // Small waiting helpers (playwright-core has no `expect`): each waits until the page shows something.
@@ -24,4 +26,13 @@ export async function waitForHeading(page: Page, name: string): Promise<void> {
 
 export async function localStorageKeys(page: Page): Promise<string[]> {
   return page.evaluate(() => Object.keys(localStorage).sort());
+}
+
+/** Saves a screenshot to SHOTS_DIR when it is set (to look at screens while working); does nothing otherwise. */
+export async function shotIfAsked(page: Page, name: string): Promise<void> {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
