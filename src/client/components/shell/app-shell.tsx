@@ -10,7 +10,7 @@ import { Button } from "../ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from "../ui/sheet";
 import { Brand } from "./brand";
 import { DealershipSwitcher } from "./dealership-switcher";
-import { floatingActions, isItemActive, labelOf, navItems, showsFloatingActions, type NavItem } from "./nav";
+import { bottomBarItems, floatingActions, isItemActive, labelOf, navItems, showsFloatingActions, type NavItem } from "./nav";
 import { UserMenu } from "./user-menu";
 
 // The regular user's shell (part 1 §2.9): header, desktop sidebar, mobile menu and bottom bar, floating actions.
@@ -62,7 +62,7 @@ function NavList({ items, onNavigate }: { items: NavItem[]; onNavigate?: () => v
 
 function MobileBottomBar({ items }: { items: NavItem[] }) {
   const { pathname } = useLocation();
-  const barItems = items.filter((i) => i.bottomBar);
+  const barItems = bottomBarItems(items);
   if (barItems.length === 0) return null;
   return (
     <nav

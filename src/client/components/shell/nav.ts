@@ -40,6 +40,17 @@ export const navItems: NavItem[] = [
   { path: "/admin", label: "Admin Panel", icon: ShieldCheck, capability: "managementAccess", section: "admin" },
 ];
 
+/** The mobile bottom bar keeps the spec's order (part 1 §2.9: clients, Leads, Calendar, Test Drives), not the sidebar's. */
+export const BOTTOM_BAR_ORDER = ["/leads/my", "/leads/new", "/calendar", "/test-drives"];
+
+export function bottomBarItems(items: NavItem[]): NavItem[] {
+  const rank = (item: NavItem) => {
+    const i = BOTTOM_BAR_ORDER.indexOf(item.path);
+    return i === -1 ? BOTTOM_BAR_ORDER.length : i;
+  };
+  return items.filter((i) => i.bottomBar).sort((a, b) => rank(a) - rank(b));
+}
+
 /** Desktop floating actions (part 1 §2.9), shown on the paths below when their page exists. */
 export const floatingActions = [
   { path: "/leads/create", label: "Add New Lead", variant: "default" },
