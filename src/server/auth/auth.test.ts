@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anonymous, createTestApp, signIn, type TestApp } from "../../../tests/helpers/test-app";
 import { dealershipUsers, dealerships } from "../db/schema/dealerships";
@@ -114,6 +114,26 @@ describe("login and logout", () => {
     const me = await signIn(t.app, user);
     await t.db.update(sessions).set({ expire: new Date(Date.now() - 1000) });
     expect((await me.get("/api/user")).statusCode).toBe(401);
+  });
+
+  it("ends a session past its absolute expiry however recently it was used", async () => {
+    const user = await makeUser(t.db, { password: "rightpass" });
+    const me = await signIn(t.app, user);
+    expect((await me.get("/api/user")).statusCode).toBe(200);
+    await t.db.execute(
+      sql`update sessions set sess = jsonb_set(sess, '{absoluteExpiry}', to_jsonb(${Date.now() - 1000}::bigint)) where sess->>'userId' = ${user.id}`,
+    );
+    expect((await me.get("/api/user")).statusCode).toBe(401);
+  });
+
+  it("slides the idle expiry forward while the session is used", async () => {
+    const user = await makeUser(t.db, { password: "rightpass" });
+    const me = await signIn(t.app, user);
+    const soon = new Date(Date.now() + 5 * 60_000);
+    await t.db.execute(sql`update sessions set expire = ${soon} where sess->>'userId' = ${user.id}`);
+    expect((await me.get("/api/user")).statusCode).toBe(200);
+    const [row] = await t.db.select().from(sessions).where(sql`sess->>'userId' = ${user.id}`);
+    expect(row!.expire.getTime()).toBeGreaterThan(soon.getTime() + 60 * 60_000);
   });
 
   it("throttles repeated failures on one account with 429 and Retry-After, then lets the real user in later", async () => {
