@@ -20,9 +20,11 @@ async function main(): Promise<void> {
 
   await migrateDatabase(database);
   if (config.seedDemo && (await isEmptyDatabase(database.db))) {
-    const logins = await seedDemo(database.db, logger);
+    const logins = await seedDemo(database.db);
+    logger.info({ demoLogins: logins, password: DEMO_PASSWORD }, "demo data created");
+    // Also as plain text: the JSON log line is for machines, this block is for the person who just ran npm start.
     const lines = logins.map((l) => `  ${l.email.padEnd(34)} ${l.role}`).join("\n");
-    logger.info(`Demo logins (password "${DEMO_PASSWORD}"):\n${lines}`);
+    process.stdout.write(`\nDemo logins (password "${DEMO_PASSWORD}"):\n${lines}\n\n`);
   }
   await grantConfiguredPlatformAdmins(database.db, config.platformAdminEmails);
   await deleteExpiredSessions(database.db);

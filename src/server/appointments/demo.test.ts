@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../../tests/helpers/test-app";
 import { localToday } from "../../shared/dealership-clock";
@@ -12,7 +11,7 @@ import { seedDemo } from "../db/seed-demo";
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
-  await seedDemo(t.db, pino({ level: "silent" }));
+  await seedDemo(t.db);
 });
 afterAll(() => t.close());
 

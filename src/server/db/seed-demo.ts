@@ -1,4 +1,3 @@
-import type { Logger } from "pino";
 import type { DealershipRole } from "../../shared/constants";
 import { grantPlatformAdminByEmail } from "../platform/admins";
 import type { Db } from "./client";
@@ -22,7 +21,7 @@ export interface DemoWorld {
 }
 
 /** Creates the demo: two dealerships, a user for each role, one user in both, a platform admin. */
-export async function seedDemo(db: Db, logger: Logger): Promise<DemoLogin[]> {
+export async function seedDemo(db: Db): Promise<DemoLogin[]> {
   const northside = await makeDealership(db, {
     name: "Northside Motors",
     address: "1200 Yonge St, Toronto, ON",
@@ -60,7 +59,6 @@ export async function seedDemo(db: Db, logger: Logger): Promise<DemoLogin[]> {
   await seedDemoTeam(world);
   await seedDemoLeads(world);
   await seedDemoAppointments(world); // after the leads seed, so demo appointments can link to demo leads
-  void world;
 
   const logins: DemoLogin[] = [
     { email: people.sales.email, role: "sales (Northside Motors)" },
@@ -70,6 +68,5 @@ export async function seedDemo(db: Db, logger: Logger): Promise<DemoLogin[]> {
     { email: "lakeshore.manager@demo.showroom", role: "management (Lakeshore Auto Group)" },
     { email: people.platformAdmin.email, role: "platform admin" },
   ];
-  logger.info({ password: "see below" }, "demo data created");
   return logins;
 }
