@@ -17,7 +17,7 @@ import { cn } from "../lib/utils";
 import { useAppointmentDays, useDayAppointments, useSetAppointmentStatus } from "./api";
 import { AppointmentCard } from "./AppointmentCard";
 import { dateFromIso, isoFromDate, longDate, matchesSearch, normalizeStatus } from "./format";
-import { NoDealership } from "./NoDealership";
+import { NoDealership } from "../dealerships/NoDealership";
 import { SubscribeDialog } from "./SubscribeDialog";
 
 // /calendar (spec part 1 §2.7): a month picker on the left, the selected day's appointments on the right, sorted by

@@ -24,7 +24,7 @@ import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { cn } from "../lib/utils";
 import { useCreateAppointment } from "./api";
-import { NoDealership } from "./NoDealership";
+import { NoDealership } from "../dealerships/NoDealership";
 import { dateFromIso, formatSlot, isoFromDate, longDate } from "./format";
 
 // /appointments/new (spec part 1 §2.8): "Schedule Appointment". ?leadId= prefills the customer from the lead;

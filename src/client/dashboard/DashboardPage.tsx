@@ -1,11 +1,12 @@
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
-import { Building2, CloudOff } from "lucide-react";
+import { CloudOff } from "lucide-react";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
 import { Skeleton } from "../components/ui/skeleton";
 import { useCurrentDealership, useRole } from "../dealerships/dealership-context";
+import { NoDealership } from "../dealerships/NoDealership";
 import { cn } from "../lib/utils";
 import { dashboardSections } from "./sections";
 
@@ -50,16 +51,7 @@ export function DashboardPage() {
     );
   }
 
-  if (!dealership && dealerships.length === 0) {
-    return (
-      <Card className="mx-auto mt-4 max-w-xl">
-        <EmptyState icon={<Building2 />} title="No Dealership Access">
-          <p>You have not been assigned to a dealership yet. Please contact your administrator to get access.</p>
-          <p className="mt-3">If you were just added, refresh the page or log out and back in.</p>
-        </EmptyState>
-      </Card>
-    );
-  }
+  if (!dealership && dealerships.length === 0) return <NoDealership />;
   if (!dealership) return <DashboardSkeleton />;
 
   return (

@@ -2,7 +2,7 @@ import { Building2 } from "lucide-react";
 import { EmptyState } from "../components/page-header";
 import { Card } from "../components/ui/card";
 
-/** For a signed-in person who belongs to no dealership (the dashboard says the same, part 1 §2.3). */
+/** For a signed-in person who belongs to no dealership (part 1 §2.3); every dealership page shows this. */
 export function NoDealership() {
   return (
     <Card className="mx-auto mt-4 max-w-xl">
