@@ -11,7 +11,7 @@ import { Input } from "../components/ui/input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select";
 import { useCan, useCurrentDealership } from "../dealerships/dealership-context";
 import { useLeadList } from "./api";
-import { ContactLines, CustomerCell, LeadList, LeadListSkeleton, LeadRowMenu, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
+import { ContactLines, CustomerCell, LeadList, LeadListSkeleton, LeadRowMenu, LoadMoreLeads, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
 import { useDeleteAction } from "./use-lead-actions";
 
 // My Clients (spec part 1 §2.5), "All Clients" for front desk and management: the leads taken out of the pool (a sales
@@ -138,13 +138,7 @@ export function MyClientsPage() {
                 </>
               )}
             />
-            {list.hasNextPage && (
-              <div className="flex justify-center border-t p-4 max-md:border-0">
-                <Button variant="outline" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-                  {list.isFetchingNextPage ? "Loading..." : "Load more"}
-                </Button>
-              </div>
-            )}
+            <LoadMoreLeads list={list} />
           </>
         )}
       </Card>

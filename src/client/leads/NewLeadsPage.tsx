@@ -7,7 +7,7 @@ import { useCan, useCurrentDealership } from "../dealerships/dealership-context"
 import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { useLeadList, useSendReminder } from "./api";
-import { ClaimButton, ContactLines, CustomerCell, LeadList, LeadListSkeleton, LeadRowMenu, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
+import { ClaimButton, ContactLines, CustomerCell, LeadList, LeadListSkeleton, LeadRowMenu, LoadMoreLeads, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
 import { useClaimAction, useDeleteAction } from "./use-lead-actions";
 
 // New Leads (spec part 1 §2.4): the unclaimed pool, newest first. Claim removes the row at once (restored if the call
@@ -91,13 +91,7 @@ export function NewLeadsPage() {
                 </>
               )}
             />
-            {list.hasNextPage && (
-              <div className="flex justify-center border-t p-4 max-md:border-0">
-                <Button variant="outline" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-                  {list.isFetchingNextPage ? "Loading..." : "Load more"}
-                </Button>
-              </div>
-            )}
+            <LoadMoreLeads list={list} />
           </>
         )}
       </Card>

@@ -267,3 +267,15 @@ export function LeadListSkeleton({ rows = LEAD_ROW_SKELETONS }: { rows?: number 
     </div>
   );
 }
+
+/** The next keyset page of a lead list (decision 012), under the list. */
+export function LoadMoreLeads({ list }: { list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown } }) {
+  if (!list.hasNextPage) return null;
+  return (
+    <div className="flex justify-center border-t p-4 max-md:border-0">
+      <Button variant="outline" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+        {list.isFetchingNextPage ? "Loading..." : "Load more"}
+      </Button>
+    </div>
+  );
+}
