@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
 import { areaRoutes } from "./areas";
 import { authRoutes } from "./auth/routes";
+import { publicUser } from "./auth/current-user";
 import { resumeSession, SESSION_COOKIE } from "./auth/sessions";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
@@ -90,10 +91,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (MUTATING.has(request.method)) assertSameOrigin(request.headers, deps.config.appUrl);
     const token = request.cookies[SESSION_COOKIE];
     if (token) {
-      request.session = await resumeSession(app.db, token, {
+      const resumed = await resumeSession(app.db, token, {
         idleMs: deps.config.sessionIdleMs,
         absoluteMs: deps.config.sessionAbsoluteMs,
       });
+      if (resumed) {
+        request.session = { sid: resumed.sid, userId: resumed.userId };
+        request.userCache = resumed.user ? publicUser(resumed.user) : null;
+      }
     }
   });
 

@@ -116,6 +116,14 @@ describe("login and logout", () => {
     expect((await me.get("/api/user")).statusCode).toBe(401);
   });
 
+  it("treats a session whose account was deleted as signed out", async () => {
+    const user = await makeUser(t.db, { password: "rightpass" });
+    const me = await signIn(t.app, user);
+    await t.db.delete(users).where(eq(users.id, user.id));
+    expect((await me.get("/api/user")).statusCode).toBe(401);
+    expect((await me.get("/api/dealerships")).statusCode).toBe(401);
+  });
+
   it("ends a session past its absolute expiry however recently it was used", async () => {
     const user = await makeUser(t.db, { password: "rightpass" });
     const me = await signIn(t.app, user);

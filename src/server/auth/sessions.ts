@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { sessions } from "../db/schema/users";
+import { sessions, users } from "../db/schema/users";
 
 // Server-side sessions in the sessions table (decision 003). The cookie holds a random token; the table keys
 // on its hash. Idle expiry slides forward with use; absolute expiry never moves.
@@ -20,6 +20,11 @@ export interface ActiveSession {
   userId: string;
 }
 
+export interface ResumedSession extends ActiveSession {
+  /** The session's user row (null if the account is gone). */
+  user: typeof users.$inferSelect | null;
+}
+
 function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
@@ -35,15 +40,18 @@ export async function startSession(db: Db, userId: string, policy: SessionPolicy
 }
 
 /** The live session behind a cookie token, sliding its idle expiry; null when missing or expired. */
-export async function resumeSession(db: Db, token: string, policy: SessionPolicy): Promise<ActiveSession | null> {
+export async function resumeSession(db: Db, token: string, policy: SessionPolicy): Promise<ResumedSession | null> {
   const sid = hashToken(token);
   const now = Date.now();
-  const [row] = await db
-    .select()
+  // The user comes in the same query: every signed-in request needs both.
+  const [found] = await db
+    .select({ session: sessions, user: users })
     .from(sessions)
+    .leftJoin(users, sql`${users.id} = ${sessions.sess}->>'userId'`)
     .where(and(eq(sessions.sid, sid), gt(sessions.expire, new Date(now))))
     .limit(1);
-  if (!row) return null;
+  if (!found) return null;
+  const row = found.session;
   if (row.sess.absoluteExpiry <= now) {
     await db.delete(sessions).where(eq(sessions.sid, sid));
     return null;
@@ -52,7 +60,7 @@ export async function resumeSession(db: Db, token: string, policy: SessionPolicy
   if (slid - row.expire.getTime() > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ expire: new Date(slid) }).where(eq(sessions.sid, sid));
   }
-  return { sid, userId: row.sess.userId };
+  return { sid, userId: row.sess.userId, user: found.user };
 }
 
 export async function endSession(db: Db, sid: string): Promise<void> {
