@@ -53,7 +53,9 @@ export function createMailer(options: { db: Db; logger: Logger; smtpUrl?: string
       to: mail.to,
       from: options.from,
       subject: mail.subject,
-      body: mail.text,
+      // The body (which may hold a sign-up code) is kept only when it is the sole copy: without SMTP. Once mail
+      // really goes out, the database does not keep a second, readable copy of every code and link.
+      body: transport ? null : mail.text,
       emailType: mail.emailType,
       dealershipId: mail.dealershipId ?? null,
       status: result.status,
