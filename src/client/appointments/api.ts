@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { CACHE_TIMES, type AppointmentStatus } from "../../shared/constants";
-import type { Appointment, AppointmentDay, CalendarFeedCreated, CalendarFeedInfo, CalendarFeedScope } from "../../shared/schemas/appointment";
+import type { Appointment, AppointmentDay, AppointmentInput, CalendarFeedCreated, CalendarFeedInfo, CalendarFeedScope } from "../../shared/schemas/appointment";
 import { api } from "../lib/api";
 
 // Data of the appointments area (spec part 1 §7 appointment calls, §9 freshness; decisions 021-023).
@@ -56,22 +56,9 @@ export function invalidateAppointments(queryClient: QueryClient, dealershipId: s
   void queryClient.invalidateQueries({ queryKey: ["/api/dealerships", dealershipId, "metrics"] });
 }
 
-export interface NewAppointment {
-  title: string;
-  firstName: string;
-  lastName: string;
-  email: string | null;
-  phone: string | null;
-  description: string | null;
-  date: string;
-  time: string;
-  duration: number;
-  leadId: string | null;
-}
-
 export function useCreateAppointment(dealershipId: string) {
   const queryClient = useQueryClient();
-  return useMutation<Appointment, Error, NewAppointment>({
+  return useMutation<Appointment, Error, AppointmentInput>({
     mutationFn: (input) => api.post<Appointment>(`/api/dealerships/${dealershipId}/appointments`, input),
     onSuccess: () => invalidateAppointments(queryClient, dealershipId),
   });
