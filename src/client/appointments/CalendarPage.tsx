@@ -1,4 +1,4 @@
-import { CalendarDays, CalendarPlus, RotateCcw, Search, SearchX } from "lucide-react";
+import { CalendarDays, CalendarPlus, RotateCcw, SearchX } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { APPOINTMENT_SKELETONS, type AppointmentStatus } from "../../shared/constants";
@@ -8,7 +8,7 @@ import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Calendar } from "../components/ui/calendar";
 import { Card } from "../components/ui/card";
-import { Input } from "../components/ui/input";
+import { SearchInput } from "../components/ui/search-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select";
 import { Skeleton } from "../components/ui/skeleton";
 import { useCurrentDealership } from "../dealerships/dealership-context";
@@ -195,17 +195,7 @@ function CalendarView({ dealershipId, dealershipName, timezone }: { dealershipId
               )}
             </div>
             <div className="flex flex-col gap-2 sm:flex-row">
-              <div className="relative flex-1">
-                <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-                <Input
-                  type="search"
-                  value={search}
-                  onChange={(e) => setSearch(e.target.value)}
-                  placeholder="Search appointments by name, email, or phone..."
-                  aria-label="Search appointments"
-                  className="pl-9"
-                />
-              </div>
+              <SearchInput value={search} onValueChange={setSearch} placeholder="Search appointments by name, email, or phone..." label="Search appointments" />
               <Select value={filter} onValueChange={(v) => setFilter(v as typeof filter)}>
                 <SelectTrigger className="sm:w-52" aria-label="Filter by status">
                   <SelectValue />

@@ -1,4 +1,4 @@
-import { CalendarPlus, Eye, Search, Users, X } from "lucide-react";
+import { CalendarPlus, Eye, Search, Users } from "lucide-react";
 import { useDeferredValue, useState } from "react";
 import { Link } from "react-router";
 import { type LeadStatus } from "../../shared/constants";
@@ -7,7 +7,7 @@ import { LEAD_STATUS_LABELS } from "../../shared/schemas/lead";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
-import { Input } from "../components/ui/input";
+import { SearchInput } from "../components/ui/search-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select";
 import { useCan, useCurrentDealership } from "../dealerships/dealership-context";
 import { useLeadList } from "./api";
@@ -68,27 +68,7 @@ export function MyClientsPage() {
     <div className="mx-auto max-w-7xl">
       <PageHeader title={title} description={seeAll ? "Every claimed lead at the dealership." : "The customers you are working with."} />
       <div className="mb-4 flex flex-col gap-3 sm:flex-row">
-        <div className="relative flex-1">
-          <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
-          <Input
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder="Search by name, email, or phone..."
-            aria-label="Search clients"
-            className="pl-9 pr-9"
-          />
-          {search && (
-            <button
-              type="button"
-              onClick={() => setSearch("")}
-              className="absolute right-2 top-1/2 -translate-y-1/2 rounded p-1 text-muted-foreground hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring/40"
-              aria-label="Clear search"
-            >
-              <X className="size-4" />
-            </button>
-          )}
-        </div>
+        <SearchInput value={search} onValueChange={setSearch} placeholder="Search by name, email, or phone..." label="Search clients" />
         <Select value={status || ALL} onValueChange={(v) => setStatus(v === ALL ? "" : (v as LeadStatus))}>
           <SelectTrigger className="sm:w-52" aria-label="Filter by status">
             <SelectValue placeholder="Filter by status" />
