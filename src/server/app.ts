@@ -10,8 +10,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import pino, { type Logger } from "pino";
 import { areaRoutes } from "./areas";
 import { authRoutes } from "./auth/routes";
-import { publicUser } from "./auth/current-user";
-import { resumeSession, SESSION_COOKIE } from "./auth/sessions";
+import { resumeRequestSession } from "./auth/request-session";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { HttpError } from "./http/errors";
@@ -89,17 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!request.url.startsWith("/api/")) return;
     // CSRF: a browser says where a request comes from; refuse writes from another origin (decision 005).
     if (MUTATING.has(request.method)) assertSameOrigin(request.headers, deps.config.appUrl);
-    const token = request.cookies[SESSION_COOKIE];
-    if (token) {
-      const resumed = await resumeSession(app.db, token, {
-        idleMs: deps.config.sessionIdleMs,
-        absoluteMs: deps.config.sessionAbsoluteMs,
-      });
-      if (resumed) {
-        request.session = { sid: resumed.sid, userId: resumed.userId };
-        request.userCache = resumed.user ? publicUser(resumed.user) : null;
-      }
-    }
+    await resumeRequestSession(request);
   });
 
   app.setErrorHandler((error, request, reply) => {
