@@ -19,3 +19,8 @@ export function can(role: DealershipRole | null | undefined, capability: Capabil
   if (!role) return false;
   return (CAPABILITIES[capability] as readonly DealershipRole[]).includes(role);
 }
+
+/** The roles holding a capability (for queries that decide visibility in SQL). */
+export function rolesThatCan(capability: Capability): readonly DealershipRole[] {
+  return CAPABILITIES[capability];
+}

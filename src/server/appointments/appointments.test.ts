@@ -7,6 +7,7 @@ import { makeAppointment } from "../db/factories-appointments";
 import { appointments } from "../db/schema/appointments";
 import { leads } from "../db/schema/leads";
 import { emailsLog } from "../db/schema/notifications";
+import { deliverMail } from "../../../tests/helpers/deliver-mail";
 
 // Appointments over HTTP: each route for a signed-out caller, sales, front desk, management and a manager of
 // another dealership; validation; status timestamps; a lead's appointments (spec part 1 §2.7, §2.8, §5, §6, §7).
@@ -462,7 +463,7 @@ describe("e-mail notifications (part 2 §2 Email Notifications)", () => {
   }
 
   const mailsOf = async (type: string) => {
-    await t.app.mailer.drain();
+    await deliverMail(t.app);
     return (await t.db.select().from(emailsLog).where(eq(emailsLog.emailType, type))).filter((m) => m.dealershipId === dealershipId);
   };
 

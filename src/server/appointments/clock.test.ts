@@ -18,7 +18,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const dealership = await makeDealership(t.db, { timezone: TZ });
   const manager = await makeUser(t.db, { memberships: [{ dealershipId: dealership.id, role: "management" }] });
-  viewer = { user: { id: manager.id }, dealershipId: dealership.id, role: "management" };
+  viewer = { userId: manager.id, dealershipId: dealership.id, role: "management", isPlatformAdmin: false };
   const make = async (date: string, time: string) =>
     (await makeAppointment(t.db, { dealershipId: dealership.id, userId: manager.id, date, time })).id;
   ids = {
@@ -102,8 +102,8 @@ describe("the past-date rule around midnight in Toronto", () => {
 describe("actual duration from an injected clock", () => {
   it("is the whole minutes between arrival and completion", async () => {
     const id = ids.nov24!;
-    await setAppointmentStatus(t.db, id, "arrived", new Date("2026-11-24T18:02:10Z"));
-    const done = await setAppointmentStatus(t.db, id, "completed", new Date("2026-11-24T18:39:40Z"));
+    await t.db.transaction((tx) => setAppointmentStatus(tx, viewer, id, "arrived", new Date("2026-11-24T18:02:10Z")));
+    const done = (await t.db.transaction((tx) => setAppointmentStatus(tx, viewer, id, "completed", new Date("2026-11-24T18:39:40Z"))))?.row;
     expect(done).toMatchObject({ status: "completed", actualDuration: 38 });
     expect(done?.arrivedAt?.toISOString()).toBe("2026-11-24T18:02:10.000Z");
     expect(done?.completedAt?.toISOString()).toBe("2026-11-24T18:39:40.000Z");

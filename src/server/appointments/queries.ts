@@ -1,12 +1,14 @@
 import { and, asc, count, eq, getTableColumns, gt, gte, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { AppointmentStatus, DealershipRole } from "../../shared/constants";
 import { addDays, localMoment, localToday } from "../../shared/dealership-clock";
-import { can } from "../../shared/permissions";
+import { can, rolesThatCan } from "../../shared/permissions";
+import type { AppointmentSnapshot } from "../../shared/events";
 import type { AppointmentInput } from "../../shared/schemas/appointment";
+import { roleSql, viewerOf, type Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
 import { appointments } from "../db/schema/appointments";
 import { dealerships } from "../db/schema/dealerships";
-import { leads } from "../db/schema/leads";
 import { users } from "../db/schema/users";
 
 // Appointment SQL. Every read goes through `visibleTo`, which scopes rows to one dealership and, for a sales user,
@@ -16,12 +18,7 @@ import { users } from "../db/schema/users";
 type Executor = Db | Tx;
 export type AppointmentRow = typeof appointments.$inferSelect;
 
-/** Who is asking: the result of the tenancy guard. */
-export interface Viewer {
-  user: { id: string };
-  dealershipId: string;
-  role: DealershipRole;
-}
+export type { Viewer };
 
 /** A sales user's "own" appointments: assigned to them or created by them (decision 020). */
 function ownedBy(userId: string): SQL {
@@ -29,17 +26,49 @@ function ownedBy(userId: string): SQL {
 }
 
 /** The rows a viewer may see: their dealership, and only their own unless the role sees all (part 1 §6). */
-export function visibleTo(viewer: Viewer, onlyMine = false): SQL {
+export function visibleTo(viewer: Pick<Viewer, "userId" | "dealershipId" | "role">, onlyMine = false): SQL {
   const inDealership = eq(appointments.dealershipId, viewer.dealershipId);
-  if (onlyMine || !can(viewer.role, "seeAllAppointments")) return and(inDealership, ownedBy(viewer.user.id))!;
+  if (onlyMine || !can(viewer.role, "seeAllAppointments")) return and(inDealership, ownedBy(viewer.userId))!;
   return inDealership;
 }
 
-/** Whether a viewer (already a member of the appointment's dealership) may see and change this appointment. */
-export function canSeeAppointment(viewer: Viewer, row: Pick<AppointmentRow, "assignedTo" | "createdBy" | "dealershipId">): boolean {
-  if (row.dealershipId !== viewer.dealershipId) return false;
-  if (can(viewer.role, "seeAllAppointments")) return true;
-  return row.assignedTo === viewer.user.id || row.createdBy === viewer.user.id;
+const SEE_ALL = rolesThatCan("seeAllAppointments");
+
+/**
+ * An appointment the user may see, with the viewer it is seen as (object routes): undefined when missing, in another
+ * dealership, or another rep's for a sales user (decision 020).
+ */
+export async function findVisibleAppointment(db: Executor, userId: string, id: string): Promise<Viewer | undefined> {
+  const role = roleSql(userId, appointments.dealershipId);
+  const [row] = await db
+    .select({ dealershipId: appointments.dealershipId, role: sql<DealershipRole>`${role}` })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.id, id),
+        sql`${role} is not null`,
+        or(sql`${role} in (${sql.join(SEE_ALL.map((r) => sql`${r}`), sql`, `)})`, ownedBy(userId)),
+      ),
+    )
+    .limit(1);
+  return row ? viewerOf(userId, row.dealershipId, row.role) : undefined;
+}
+
+export function appointmentSnapshot(row: AppointmentRow): AppointmentSnapshot {
+  return {
+    id: row.id,
+    leadId: row.leadId,
+    title: row.title,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    phone: row.phone,
+    date: row.date,
+    time: row.time,
+    status: row.status,
+    assignedTo: row.assignedTo,
+    createdBy: row.createdBy,
+  };
 }
 
 const withAssignedUser = {
@@ -60,31 +89,17 @@ export async function dealershipTimezone(db: Executor, dealershipId: string): Pr
   return row.timezone;
 }
 
-export async function appointmentById(db: Executor, id: string): Promise<AppointmentRow | undefined> {
-  const [row] = await db.select().from(appointments).where(eq(appointments.id, id)).limit(1);
-  return row;
-}
-
-export async function appointmentWithUserById(db: Executor, id: string): Promise<AppointmentWithUser | undefined> {
-  const [row] = await selectAppointments(db).where(eq(appointments.id, id)).limit(1);
-  return row;
-}
-
-/** The lead's dealership, or undefined when there is no such lead. */
-export async function leadDealership(db: Executor, leadId: string): Promise<{ id: string; dealershipId: string } | undefined> {
-  const [row] = await db.select({ id: leads.id, dealershipId: leads.dealershipId }).from(leads).where(eq(leads.id, leadId)).limit(1);
+/** One appointment the viewer may see, with the assigned user's name. */
+export async function appointmentWithUser(db: Executor, viewer: Viewer, id: string): Promise<AppointmentWithUser | undefined> {
+  const [row] = await selectAppointments(db).where(and(eq(appointments.id, id), visibleTo(viewer))).limit(1);
   return row;
 }
 
 /** Creates an appointment; createdBy and assignedTo are the session user (part 1 §6), never the request body. */
-export async function createAppointment(
-  db: Executor,
-  values: AppointmentInput & { dealershipId: string; userId: string },
-): Promise<AppointmentRow> {
-  const { userId, ...rest } = values;
-  const [row] = await db
+export async function createAppointment(tx: Tx, viewer: Viewer, values: AppointmentInput): Promise<AppointmentRow> {
+  const [row] = await tx
     .insert(appointments)
-    .values({ ...rest, createdBy: userId, assignedTo: userId, status: "scheduled" })
+    .values({ ...values, dealershipId: viewer.dealershipId, createdBy: viewer.userId, assignedTo: viewer.userId, status: "scheduled" })
     .returning();
   if (!row) throw new Error("appointment insert returned nothing");
   return row;
@@ -162,17 +177,21 @@ export async function appointmentsOfLead(db: Executor, viewer: Viewer, leadId: s
  * - completed: completedAt = now (kept if it was already completed); actualDuration = whole minutes from
  *   arrivedAt to completedAt, or null when no arrival was recorded.
  * - scheduled, cancelled, no-show: arrival and completion are cleared (the visit did not happen).
+ * Only an appointment the viewer may see changes; answers it with its status before, or undefined.
  */
+const before = alias(appointments, "before");
+
 export async function setAppointmentStatus(
-  db: Executor,
+  tx: Tx,
+  viewer: Viewer,
   id: string,
   status: AppointmentStatus,
   now: Date,
-): Promise<AppointmentRow | undefined> {
+): Promise<{ row: AppointmentRow; previousStatus: AppointmentStatus } | undefined> {
   const at = sql`${now.toISOString()}::timestamptz`;
   const s = sql`${status}::text`;
   const wasCompleted = sql`(${appointments.status} = 'completed' and ${appointments.completedAt} is not null)`;
-  const [row] = await db
+  const [result] = await tx
     .update(appointments)
     .set({
       status,
@@ -190,9 +209,10 @@ export async function setAppointmentStatus(
         when ${appointments.arrivedAt} is null then null
         else greatest(0, round(extract(epoch from (${at} - ${appointments.arrivedAt})) / 60))::int end`,
     })
-    .where(eq(appointments.id, id))
-    .returning();
-  return row;
+    .from(before)
+    .where(and(eq(appointments.id, id), eq(before.id, appointments.id), visibleTo(viewer)))
+    .returning({ row: appointments, previousStatus: before.status });
+  return result;
 }
 
 /** The appointments a calendar feed publishes: the last 90 days and everything ahead, cancelled ones left out (decision 023). */

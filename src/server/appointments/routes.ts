@@ -11,22 +11,23 @@ import {
   type CalendarFeedInfo,
 } from "../../shared/schemas/appointment";
 import { requireUser } from "../auth/current-user";
-import { requireDealershipAccess, requireObjectAccess, roleInDealership } from "../auth/tenancy";
+import { requireDealershipAccess, roleInDealership, viewerOf } from "../auth/tenancy";
 import { dealershipById } from "../dealerships/queries";
+import { publish } from "../events/outbox";
 import { badRequest, notFound, parseInput } from "../http/errors";
-import { emailAppointmentCreated, emailAppointmentStatusChanged } from "../notifications/email-events";
+import { lockVisibleLead } from "../leads/queries";
+import { visibleLead } from "../leads/routes";
 import { deleteFeed, feedByToken, feedOf, feedPath, issueFeed, markFeedFetched } from "./calendar-feeds";
 import { appointmentsCalendar } from "./ical";
 import {
-  appointmentById,
   appointmentDays,
+  appointmentSnapshot,
   appointmentsForFeed,
   appointmentsOfLead,
-  appointmentWithUserById,
-  canSeeAppointment,
+  appointmentWithUser,
   createAppointment,
   dealershipTimezone,
-  leadDealership,
+  findVisibleAppointment,
   listAppointments,
   setAppointmentStatus,
   upcomingAppointments,
@@ -44,15 +45,21 @@ export async function appointmentRoutes(app: FastifyInstance): Promise<void> {
     const timezone = await dealershipTimezone(app.db, access.dealershipId);
     // "Not before today" on the dealership's clock, not the server's or the browser's (part 1 §5).
     const input = parseInput(appointmentInputSchema(localToday(timezone, new Date())), request.body);
-    if (input.leadId) {
-      const lead = await leadDealership(app.db, input.leadId);
-      if (!lead || lead.dealershipId !== access.dealershipId) {
+    const body = await app.db.transaction(async (tx) => {
+      // The lead must be one this user may see (a sales rep cannot schedule onto a colleague's client), and it stays
+      // locked until the appointment commits.
+      if (input.leadId && !(await lockVisibleLead(tx, access, input.leadId))) {
         throw badRequest("leadId: Lead not found in this dealership", { leadId: "Lead not found in this dealership" });
       }
-    }
-    const created = await createAppointment(app.db, { ...input, dealershipId: access.dealershipId, userId: access.user.id });
-    const body = await appointmentWithUserById(app.db, created.id);
-    await emailAppointmentCreated(app, created, access.user.id);
+      const created = await createAppointment(tx, access, input);
+      await publish(tx, {
+        type: "appointment.created",
+        dealershipId: access.dealershipId,
+        actorId: access.userId,
+        payload: { appointment: appointmentSnapshot(created) },
+      });
+      return appointmentWithUser(tx, access, created.id);
+    });
     return reply.code(201).send(body);
   });
 
@@ -81,14 +88,26 @@ export async function appointmentRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.patch<{ Params: { id: string } }>("/api/appointments/:id/status", async (request) => {
-    const row = await appointmentById(app.db, request.params.id);
-    const access = await requireObjectAccess(request, row, "Appointment not found");
+    const user = await requireUser(request);
     // A sales user works only their own appointments; another's answers like a missing one (decision 020).
-    if (!row || !canSeeAppointment(access, row)) throw notFound("Appointment not found");
+    const viewer = await findVisibleAppointment(app.db, user.id, request.params.id);
+    if (!viewer) throw notFound("Appointment not found");
     const { status } = parseInput(appointmentStatusSchema, request.body);
-    const updated = await setAppointmentStatus(app.db, row.id, status, new Date());
-    if (updated && status !== row.status) await emailAppointmentStatusChanged(app, updated, access.user.id);
-    return appointmentWithUserById(app.db, row.id);
+    const body = await app.db.transaction(async (tx) => {
+      const updated = await setAppointmentStatus(tx, viewer, request.params.id, status, new Date());
+      if (!updated) return undefined;
+      if (updated.row.status !== updated.previousStatus) {
+        await publish(tx, {
+          type: "appointment.status_changed",
+          dealershipId: viewer.dealershipId,
+          actorId: viewer.userId,
+          payload: { appointment: appointmentSnapshot(updated.row), previousStatus: updated.previousStatus },
+        });
+      }
+      return appointmentWithUser(tx, viewer, request.params.id);
+    });
+    if (!body) throw notFound("Appointment not found");
+    return body;
   });
 
   // A lead's appointments for its detail page (spec part 2 §7; decision 022): GET /api/appointments?leadId=...
@@ -96,9 +115,9 @@ export async function appointmentRoutes(app: FastifyInstance): Promise<void> {
     await requireUser(request);
     const leadId = request.query.leadId;
     if (typeof leadId !== "string" || !leadId) throw badRequest("leadId: is required", { leadId: "is required" });
-    const lead = await leadDealership(app.db, leadId);
-    const access = await requireObjectAccess(request, lead, "Lead not found");
-    return appointmentsOfLead(app.db, access, leadId);
+    // The same visibility as GET /api/leads/{id}: a colleague's client is not found, not an empty list.
+    const { viewer } = await visibleLead(request, leadId);
+    return appointmentsOfLead(app.db, viewer, leadId);
   });
 
   // Calendar subscription (decision 023).
@@ -153,7 +172,7 @@ export async function appointmentRoutes(app: FastifyInstance): Promise<void> {
     const now = new Date();
     // The scope is re-checked against the role the user has now: a demoted user's feed narrows to their own.
     const all = feed.scope === "dealership" && can(role, "seeAllAppointments");
-    const viewer = { user: { id: feed.userId }, dealershipId: feed.dealershipId, role };
+    const viewer = viewerOf(feed.userId, feed.dealershipId, role);
     const rows = await appointmentsForFeed(app.db, viewer, !all, { now, timezone: dealership.timezone });
     await markFeedFetched(app.db, feed.id, now);
     const body = appointmentsCalendar(

@@ -1,10 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, lt, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { eq, getTableColumns, lt, sql } from "drizzle-orm";
+import type { DealershipRole } from "../../shared/constants";
+import type { Db, Tx } from "../db/client";
+import { fixedStatement, runStatement } from "../db/prepared";
 import { sessions, users } from "../db/schema/users";
+import { isPlatformAdminSql, roleSql } from "./tenancy";
+import type { UserRow } from "./current-user";
 
 // Server-side sessions in the sessions table (decision 003). The cookie holds a random token; the table keys
-// on its hash. Idle expiry slides forward with use; absolute expiry never moves.
+// on its hash. Idle expiry slides forward with use; absolute expiry never moves. sessions.user_id is a real key
+// (decision 052): ending every session of a user is one statement.
 
 export const SESSION_COOKIE = "showroom.sid";
 // Sliding the idle expiry costs a write; do it at most once a minute per session.
@@ -18,11 +23,13 @@ export interface SessionPolicy {
 export interface ActiveSession {
   sid: string;
   userId: string;
+  isPlatformAdmin: boolean;
+  /** The user's role in the dealership of the request's path (/api/dealerships/{id}/...), resolved with the session. */
+  dealership?: { id: string; role: DealershipRole | null };
 }
 
 export interface ResumedSession extends ActiveSession {
-  /** The session's user row (null if the account is gone). */
-  user: typeof users.$inferSelect | null;
+  user: UserRow;
 }
 
 function hashToken(token: string): string {
@@ -35,41 +42,72 @@ export async function startSession(db: Db, userId: string, policy: SessionPolicy
   const now = Date.now();
   const absoluteExpiry = now + policy.absoluteMs;
   const expires = new Date(Math.min(now + policy.idleMs, absoluteExpiry));
-  await db.insert(sessions).values({ sid: hashToken(token), sess: { userId, absoluteExpiry, createdAt: now }, expire: expires });
+  await db.insert(sessions).values({ sid: hashToken(token), userId, sess: { userId, absoluteExpiry, createdAt: now }, expire: expires });
   return { token, expires };
 }
 
-/** The live session behind a cookie token, sliding its idle expiry; null when missing or expired. */
-export async function resumeSession(db: Db, token: string, policy: SessionPolicy): Promise<ResumedSession | null> {
+// Every signed-in request runs this one statement (issue 13): the live session, its user and, for a dealership path,
+// the user's role there. Prepared once per connection.
+const userColumns = sql.join(
+  Object.entries(getTableColumns(users)).map(([key, column]) => sql`u.${sql.identifier(column.name)} as ${sql.identifier(key)}`),
+  sql`, `,
+);
+const sessionStatement = fixedStatement(
+  "session_resume",
+  sql`select s.expire as "sessionExpire", (s.sess->>'absoluteExpiry')::bigint as "absoluteExpiry", ${userColumns},
+        ${isPlatformAdminSql(sql`u.id`)} as "isPlatformAdmin",
+        case when ${sql.placeholder("dealershipId")}::text is null then null
+             else ${roleSql(sql`u.id`, sql`${sql.placeholder("dealershipId")}::text`)} end as "role"
+      from ${sessions} s join ${users} u on u.id = s.user_id
+      where s.sid = ${sql.placeholder("sid")} and s.expire > now()`,
+);
+
+type SessionRow = UserRow & { sessionExpire: Date; absoluteExpiry: string | number; isPlatformAdmin: boolean; role: DealershipRole | null };
+
+/**
+ * The live session behind a cookie token, sliding its idle expiry; null when missing or expired. With a dealership id,
+ * the user's role in that dealership comes in the same query.
+ */
+export async function resumeSession(
+  db: Db,
+  token: string,
+  policy: SessionPolicy,
+  dealershipId?: string,
+): Promise<ResumedSession | null> {
   const sid = hashToken(token);
   const now = Date.now();
-  // The user comes in the same query: every signed-in request needs both.
-  const [found] = await db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .leftJoin(users, sql`${users.id} = ${sessions.sess}->>'userId'`)
-    .where(and(eq(sessions.sid, sid), gt(sessions.expire, new Date(now))))
-    .limit(1);
-  if (!found) return null;
-  const row = found.session;
-  if (row.sess.absoluteExpiry <= now) {
-    await db.delete(sessions).where(eq(sessions.sid, sid));
+  const [row] = await runStatement<SessionRow>(db, sessionStatement, { sid, dealershipId: dealershipId ?? null });
+  if (!row) return null;
+  const absoluteExpiry = Number(row.absoluteExpiry);
+  if (absoluteExpiry <= now) {
+    await endSession(db, sid);
     return null;
   }
-  const slid = Math.min(now + policy.idleMs, row.sess.absoluteExpiry);
-  if (slid - row.expire.getTime() > TOUCH_INTERVAL_MS) {
+  const slid = Math.min(now + policy.idleMs, absoluteExpiry);
+  if (slid - new Date(row.sessionExpire).getTime() > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ expire: new Date(slid) }).where(eq(sessions.sid, sid));
   }
-  return { sid, userId: row.sess.userId, user: found.user };
+  const { sessionExpire: _e, absoluteExpiry: _a, isPlatformAdmin, role, ...user } = row;
+  return {
+    sid,
+    userId: user.id,
+    isPlatformAdmin,
+    ...(dealershipId ? { dealership: { id: dealershipId, role } } : {}),
+    user,
+  };
 }
 
 export async function endSession(db: Db, sid: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.sid, sid));
 }
 
-/** Ends every session of a user (password change, account removal). */
-export async function endSessionsOfUser(db: Db, userId: string): Promise<void> {
-  await db.delete(sessions).where(sql`${sessions.sess}->>'userId' = ${userId}`);
+/** Ends every session of a user (removal from a dealership, password change, 2FA, reset), or all but one. */
+export async function endSessionsOfUser(db: Db | Tx, userId: string, exceptSid?: string): Promise<number> {
+  const rows = await db
+    .delete(sessions)
+    .where(exceptSid ? sql`${sessions.userId} = ${userId} and ${sessions.sid} <> ${exceptSid}` : eq(sessions.userId, userId))
+    .returning({ sid: sessions.sid });
+  return rows.length;
 }
 
 export async function deleteExpiredSessions(db: Db): Promise<void> {

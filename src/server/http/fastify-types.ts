@@ -2,12 +2,14 @@ import type { ActiveSession } from "../auth/sessions";
 import type { SessionUser } from "../auth/current-user";
 import type { Config } from "../config";
 import type { Db } from "../db/client";
+import type { EventBus } from "../events/dispatcher";
 import type { Mailer } from "../mail/mailer";
 
 declare module "fastify" {
   interface FastifyInstance {
     db: Db;
     mailer: Mailer;
+    events: EventBus;
     config: Config;
     routeList: Array<{ method: string; url: string }>;
   }

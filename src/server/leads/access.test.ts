@@ -5,6 +5,7 @@ import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { makeLead } from "../db/factories-leads";
 import { leads } from "../db/schema/leads";
 import { emailsLog } from "../db/schema/notifications";
+import { deliverMail } from "../../../tests/helpers/deliver-mail";
 
 // Every lead route × signed out / sales / front desk / management / a manager of another dealership (issue 3).
 // A refused call must change nothing: the leads table and the mail log are compared before and after.
@@ -39,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function snapshot() {
-  await t.app.mailer.drain();
+  await deliverMail(t.app);
   const rows = await t.db.select().from(leads).orderBy(asc(leads.id));
   const [mails] = await t.db.select({ n: count() }).from(emailsLog);
   return { rows, mails: mails?.n ?? 0 };

@@ -10,6 +10,7 @@ import { leads } from "../db/schema/leads";
 import { emailNotificationTriggers, emailsLog } from "../db/schema/notifications";
 import { setSubscription } from "../notifications/email-triggers";
 import { testDrives } from "../db/schema/test-drives";
+import { deliverMail } from "../../../tests/helpers/deliver-mail";
 
 let t: TestApp;
 let dealershipId: string;
@@ -257,7 +258,7 @@ describe("Send Reminder", () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ message: "Reminder sent to 2 sales reps about 2 new leads." });
 
-    await t.app.mailer.drain();
+    await deliverMail(t.app);
     const mails = await t.db.select().from(emailsLog).where(eq(emailsLog.dealershipId, d.id));
     expect(mails.map((m) => m.to).sort()).toEqual([repA.email, repB.email].sort());
     for (const mail of mails) {
@@ -284,7 +285,7 @@ describe("Send Reminder", () => {
     for (const u of [rep, boss, desk]) await setSubscription(t.db, d.id, { userId: u.id, triggerId: trigger!.id, isSubscribed: true });
     await makeLead(t.db, { dealershipId: d.id });
     await (await signIn(t.app, desk)).post(`/api/dealerships/${d.id}/leads/remind-unattended`);
-    await t.app.mailer.drain();
+    await deliverMail(t.app);
     const mails = await t.db.select().from(emailsLog).where(eq(emailsLog.dealershipId, d.id));
     expect(mails.map((m) => `${m.to} ${m.emailType}`).sort()).toEqual(
       [`${rep.email} lead_reminder`, `${boss.email} unattended_leads_reminder`].sort(),
@@ -298,7 +299,7 @@ describe("Send Reminder", () => {
     const response = await (await signIn(t.app, boss)).post(`/api/dealerships/${d.id}/leads/remind-unattended`);
     expect(response.statusCode).toBe(200);
     expect(response.json().message).toBe("There are no new leads waiting, so no reminder was sent.");
-    await t.app.mailer.drain();
+    await deliverMail(t.app);
     expect(await t.db.select().from(emailsLog).where(eq(emailsLog.dealershipId, d.id))).toEqual([]);
   });
 });

@@ -1,46 +1,51 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { DealershipRole, LeadStatus } from "../../shared/constants";
-import { can } from "../../shared/permissions";
+import type { LeadSnapshot } from "../../shared/events";
+import { can, rolesThatCan } from "../../shared/permissions";
 import { percentChange, type DealershipMetrics, type Lead } from "../../shared/schemas/lead";
+import { viewerOf, roleSql, type Viewer } from "../auth/tenancy";
 import { rowsOf, type Db, type Tx } from "../db/client";
+import { fixedStatement, runStatement, type FixedStatement } from "../db/prepared";
 import { appointments } from "../db/schema/appointments";
 import { dealershipUsers, dealerships } from "../db/schema/dealerships";
+import { domainEvents } from "../db/schema/events";
 import { leads, leadSearchText } from "../db/schema/leads";
 import { testDrives } from "../db/schema/test-drives";
 import { users } from "../db/schema/users";
+import { EVENTS_CHANNEL } from "../events/outbox";
 
-// SQL of the leads area (spec part 1 §2.4-2.6, §3, §4, §6; part 2 lead detail). Every function takes the dealership
-// the route's tenancy guard answered; nothing here decides who the caller is.
+// SQL of the leads area (spec part 1 §2.4-2.6, §3, §4, §6; part 2 lead detail). Scoped data access (decision 050):
+// every read and write takes the viewer and carries the dealership and the role's visibility in its own WHERE clause,
+// plus the state the action requires; a write that matches no row is the answer (404 or 409). Nothing here reads,
+// decides in JavaScript, then writes by id.
 
 type Executor = Db | Tx;
 export type LeadRow = typeof leads.$inferSelect;
-
-/** Who is asking, as the tenancy guard answered. */
-export interface Viewer {
-  userId: string;
-  dealershipId: string;
-  role: DealershipRole;
-}
+export type { Viewer };
 
 // ---- Visibility (decision 010) ----
+
+const SEE_ALL = rolesThatCan("seeAllClaimedLeads");
 
 /**
  * A sales user reaches the unclaimed pool and their own clients; front desk and management reach every lead of the
  * dealership (part 1 §6 "See all claimed leads on My Clients"). Another rep's client is not found for a sales user.
  */
-export function canSeeLead(viewer: Viewer, lead: Pick<LeadRow, "status" | "claimedBy">): boolean {
-  if (can(viewer.role, "seeAllClaimedLeads")) return true;
-  return lead.status === "new" || lead.claimedBy === viewer.userId;
+function visibleLeads(viewer: Pick<Viewer, "userId" | "dealershipId" | "role">): SQL {
+  const inDealership = sql`${leads.dealershipId} = ${viewer.dealershipId}`;
+  if (can(viewer.role, "seeAllClaimedLeads")) return inDealership;
+  return sql`${inDealership} and (${leads.status} = 'new' or ${leads.claimedBy} = ${viewer.userId})`;
+}
+
+/** The same visibility when the role is a column (object routes find their viewer in the query). */
+function visibleByRole(role: SQL, userId: string): SQL {
+  return sql`${role} is not null and (${role} in (${sql.join(SEE_ALL.map((r) => sql`${r}`), sql`, `)}) or ${leads.status} = 'new' or ${leads.claimedBy} = ${userId})`;
 }
 
 // ---- Reading ----
 
 const claimedByName = sql<string | null>`nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), '')`;
-
-export async function leadById(db: Executor, id: string): Promise<LeadRow | undefined> {
-  const [row] = await db.select().from(leads).where(eq(leads.id, id)).limit(1);
-  return row;
-}
 
 export function toLead(row: LeadRow, name: string | null): Lead {
   return {
@@ -59,15 +64,58 @@ export function toLead(row: LeadRow, name: string | null): Lead {
   };
 }
 
-/** One lead with the claimer's name (GET /api/leads/{id}, part 2 §3 Lead). */
-export async function leadWithClaimer(db: Executor, id: string): Promise<Lead | undefined> {
+export function leadSnapshot(row: LeadRow): LeadSnapshot {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email,
+    phone: row.phone,
+    description: row.description,
+    status: row.status,
+    claimedBy: row.claimedBy,
+  };
+}
+
+/**
+ * A lead the user may see, with the viewer it was seen as (GET/PATCH/DELETE /api/leads/{id}, and every route that
+ * takes a lead id): undefined for a missing lead, another dealership's, or another rep's client for a sales user.
+ */
+export async function findVisibleLead(db: Executor, userId: string, leadId: string): Promise<{ lead: Lead; viewer: Viewer } | undefined> {
+  const role = roleSql(userId, leads.dealershipId);
+  const [row] = await db
+    .select({ lead: leads, claimedByName, role: sql<DealershipRole>`${role}` })
+    .from(leads)
+    .leftJoin(users, eq(users.id, leads.claimedBy))
+    .where(and(eq(leads.id, leadId), visibleByRole(role, userId)))
+    .limit(1);
+  if (!row) return undefined;
+  return { lead: toLead(row.lead, row.claimedByName), viewer: viewerOf(userId, row.lead.dealershipId, row.role) };
+}
+
+/** One lead the viewer may see, with the claimer's name (part 2 §3 Lead). */
+export async function leadWithClaimer(db: Executor, viewer: Viewer, id: string): Promise<Lead | undefined> {
   const [row] = await db
     .select({ lead: leads, claimedByName })
     .from(leads)
     .leftJoin(users, eq(users.id, leads.claimedBy))
-    .where(eq(leads.id, id))
+    .where(and(eq(leads.id, id), visibleLeads(viewer)))
     .limit(1);
   return row ? toLead(row.lead, row.claimedByName) : undefined;
+}
+
+/**
+ * Locks a lead the viewer may see for the rest of the transaction (an appointment or test drive scheduled onto it):
+ * answers whether there is one. Another rep's client is not there for a sales user, as on GET /api/leads/{id}.
+ */
+export async function lockVisibleLead(tx: Tx, viewer: Viewer, leadId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: leads.id })
+    .from(leads)
+    .where(and(eq(leads.id, leadId), visibleLeads(viewer)))
+    .limit(1)
+    .for("share");
+  return Boolean(row);
 }
 
 // ---- The lists: one query shape, keyset pages, each part answered by an index (decisions 011, 012) ----
@@ -90,13 +138,22 @@ export function encodeCursor(cursor: LeadCursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString("base64url");
 }
 
+const CURSOR_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/;
+
+/** The cursor of a Link header, or null when it is not one we could have written (a 400, never a failed query). */
 export function decodeCursor(value: string): LeadCursor | null {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
     if (!Array.isArray(parsed) || parsed.length !== 2) return null;
     const [createdAt, id] = parsed as unknown[];
     if (typeof createdAt !== "string" || typeof id !== "string") return null;
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(createdAt) || id.length > 64) return null;
+    if (id.length === 0 || id.length > 64 || !/^[\w-]+$/.test(id)) return null;
+    const parts = CURSOR_TIME.exec(createdAt);
+    if (!parts) return null;
+    // A real instant between years 1 and 9999 (the regex alone lets 2024-13-45T99:00:00 through to PostgreSQL).
+    const [year, month, day, hour, minute, second] = parts.slice(1).map(Number) as [number, number, number, number, number, number];
+    const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+    if (year < 1 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
     return { createdAt, id };
   } catch {
     return null;
@@ -112,10 +169,9 @@ export function likeContains(q: string): string {
  * The parts of a list, each a condition an index answers in creation order. A sales user's full list is the
  * unclaimed pool plus their own clients: two index walks merged, never a scan of everybody's leads.
  */
-function listParts(viewer: Viewer, type: LeadListOptions["type"]): SQL[] {
-  const seeAll = can(viewer.role, "seeAllClaimedLeads");
+function listParts(seeAll: boolean, userId: unknown, type: LeadListOptions["type"]): SQL[] {
   const pool = sql`${leads.status} = 'new'`;
-  const mine = sql`${leads.claimedBy} = ${viewer.userId} and ${leads.status} <> 'new'`;
+  const mine = sql`${leads.claimedBy} = ${userId} and ${leads.status} <> 'new'`;
   if (type === "new") return [pool];
   if (type === "my") return [seeAll ? sql`${leads.status} <> 'new'` : mine];
   return seeAll ? [sql`true`] : [pool, mine];
@@ -139,14 +195,76 @@ interface ListRow {
 
 const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
 
+interface ListShape {
+  type: LeadListOptions["type"];
+  seeAll: boolean;
+  status: boolean;
+  q: boolean;
+  cursor: boolean;
+}
+
+/** The SQL of one list shape with placeholders for its values: built once per shape, not per request. */
+function listStatementSql(shape: ListShape): SQL {
+  const p = (name: string) => sql.placeholder(name);
+  const filters: SQL[] = [sql`${leads.dealershipId} = ${p("dealershipId")}`];
+  if (shape.status) filters.push(sql`${leads.status} = ${p("status")}`);
+  if (shape.q) filters.push(sql`${leadSearchText(leads)} ilike ${p("q")}`);
+  if (shape.cursor) filters.push(sql`(${leads.createdAt}, ${leads.id}) < (${p("cursorAt")}::timestamptz, ${p("cursorId")}::text)`);
+  // "desc nulls last" matches the indexes' order, so each part is an ordered index walk stopped after `take` rows.
+  const order = sql`order by ${leads.createdAt} desc nulls last, ${leads.id} desc nulls last limit ${p("take")}`;
+  const parts = listParts(shape.seeAll, p("userId"), shape.type).map(
+    (part) => sql`(select * from ${leads} where ${sql.join([...filters, part], sql` and `)} ${order})`,
+  );
+  return sql`
+    select l.id, l.first_name, l.last_name, l.email, l.phone, l.description, l.status, l.dealership_id,
+           l.created_at, l.claimed_by, l.claimed_at,
+           to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
+           (select nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '')
+              from ${users} u where u.id = l.claimed_by) as claimed_by_name
+    from (${sql.join(parts, sql` union all `)}) l
+    order by l.created_at desc nulls last, l.id desc nulls last
+    limit ${p("take")}`;
+}
+
+const listStatements = new Map<string, FixedStatement>();
+
+function listShape(viewer: Pick<Viewer, "role">, options: LeadListOptions): ListShape {
+  return {
+    type: options.type,
+    seeAll: can(viewer.role, "seeAllClaimedLeads"),
+    status: Boolean(options.status),
+    q: Boolean(options.q),
+    cursor: Boolean(options.cursor),
+  };
+}
+
+function listValues(viewer: Pick<Viewer, "userId" | "dealershipId">, options: LeadListOptions): Record<string, unknown> {
+  return {
+    dealershipId: viewer.dealershipId,
+    userId: viewer.userId,
+    status: options.status ?? null,
+    q: options.q ? likeContains(options.q) : null,
+    cursorAt: options.cursor?.createdAt ?? null,
+    cursorId: options.cursor?.id ?? null,
+    take: options.limit + 1,
+  };
+}
+
 /**
  * A page of a dealership's leads, newest first: GET /api/dealerships/{id}/leads (part 1 §2.4, §2.5, §7).
  * type=new is the unclaimed pool; type=my the caller's clients (all worked leads for front desk and management);
  * no type everything the caller may see. q and status narrow it (AND). Answers the rows and the next page's cursor.
+ * Each shape's statement is prepared once; a search runs unnamed, planned for its own term (issue 13).
  */
-export async function listLeads(db: Executor, viewer: Viewer, options: LeadListOptions): Promise<{ leads: Lead[]; next: LeadCursor | null }> {
-  const result = await db.execute(listLeadsQuery(viewer, options));
-  const rows = rowsOf<ListRow>(result);
+export async function listLeads(db: Db, viewer: Viewer, options: LeadListOptions): Promise<{ leads: Lead[]; next: LeadCursor | null }> {
+  const shape = listShape(viewer, options);
+  const key = `leads_list_${shape.type ?? "all"}_${shape.seeAll ? "all" : "own"}_${shape.status ? "s" : ""}${shape.q ? "q" : ""}${shape.cursor ? "c" : ""}`;
+  let statement = listStatements.get(key);
+  if (!statement) {
+    statement = fixedStatement(shape.q ? undefined : key, listStatementSql(shape));
+    listStatements.set(key, statement);
+  }
+  const rows = await runStatement<ListRow>(db, statement, listValues(viewer, options));
   const page = rows.slice(0, options.limit);
   const last = page[page.length - 1];
   return {
@@ -168,29 +286,20 @@ export async function listLeads(db: Executor, viewer: Viewer, options: LeadListO
   };
 }
 
-/** The SQL of one page (`limit + 1` rows, to tell whether there is a next page); the benchmark EXPLAINs it. */
-export function listLeadsQuery(viewer: Viewer, options: LeadListOptions): SQL {
-  const filters: SQL[] = [sql`${leads.dealershipId} = ${viewer.dealershipId}`];
-  if (options.status) filters.push(sql`${leads.status} = ${options.status}`);
-  if (options.q) filters.push(sql`${leadSearchText(leads)} ilike ${likeContains(options.q)}`);
-  if (options.cursor) {
-    filters.push(sql`(${leads.createdAt}, ${leads.id}) < (${options.cursor.createdAt}::timestamptz, ${options.cursor.id})`);
-  }
-  const take = options.limit + 1;
-  // "desc nulls last" matches the indexes' order, so each part is an ordered index walk stopped after `take` rows.
-  const order = sql`order by ${leads.createdAt} desc nulls last, ${leads.id} desc nulls last limit ${take}`;
-  const parts = listParts(viewer, options.type).map(
-    (part) => sql`(select * from ${leads} where ${sql.join([...filters, part], sql` and `)} ${order})`,
+/** The SQL of one page with its values in place (the benchmark EXPLAINs it). */
+export function listLeadsQuery(viewer: Pick<Viewer, "userId" | "dealershipId" | "role">, options: LeadListOptions): SQL {
+  const statement = fixedStatement(undefined, listStatementSql(listShape(viewer, options)));
+  const values = listValues(viewer, options);
+  let i = 0;
+  const params = statement.params.map((param) => {
+    const name = (param as { name?: string }).name;
+    return name === undefined ? param : values[name];
+  });
+  const chunks = statement.text.split(/\$\d+/);
+  return sql.join(
+    chunks.map((chunk, index) => (index < chunks.length - 1 ? sql`${sql.raw(chunk)}${params[i++]}` : sql.raw(chunk))),
+    sql``,
   );
-  return sql`
-    select l.id, l.first_name, l.last_name, l.email, l.phone, l.description, l.status, l.dealership_id,
-           l.created_at, l.claimed_by, l.claimed_at,
-           to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
-           (select nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '')
-              from ${users} u where u.id = l.claimed_by) as claimed_by_name
-    from (${sql.join(parts, sql` union all `)}) l
-    order by l.created_at desc nulls last, l.id desc nulls last
-    limit ${take}`;
 }
 
 // ---- Writing ----
@@ -203,13 +312,13 @@ export interface NewLead {
   description: string | null;
 }
 
-/** A new lead; with a claimer it starts claimed (part 1 §4: created by sales, or assigned by front desk/management). */
-export async function createLead(db: Executor, dealershipId: string, values: NewLead, claimer: string | null): Promise<LeadRow> {
-  const [row] = await db
+/** A new lead of the viewer's dealership; with a claimer it starts claimed (part 1 §4: by sales, or assigned). */
+export async function createLead(tx: Tx, viewer: Viewer, values: NewLead, claimer: string | null): Promise<LeadRow> {
+  const [row] = await tx
     .insert(leads)
     .values({
       ...values,
-      dealershipId,
+      dealershipId: viewer.dealershipId,
       status: claimer ? "claimed" : "new",
       claimedBy: claimer,
       claimedAt: claimer ? sql`now()` : null,
@@ -219,17 +328,74 @@ export async function createLead(db: Executor, dealershipId: string, values: New
   return row;
 }
 
+export type ClaimOutcome = { claimed: Lead } | { claimed: null; found: boolean };
+
+// The claim in one statement (issue 13: at most two round trips with the session): the conditional UPDATE decides the
+// winner (ARCHITECTURE invariant 4), scoped to the dealerships the user can reach; the winner's event is written to the
+// outbox and notified by the same statement, so it commits with the claim.
+const claimStatement = fixedStatement(
+  "lead_claim",
+  sql`with target as (
+      select l.id, ${roleSql(sql.placeholder("userId"), sql`l.dealership_id`)} as role from ${leads} l where l.id = ${sql.placeholder("leadId")}
+    ),
+    claimed as (
+      update ${leads} set status = 'claimed', claimed_by = ${sql.placeholder("userId")}, claimed_at = now()
+      where id = ${sql.placeholder("leadId")} and status = 'new' and claimed_by is null
+        and exists (select 1 from target where role is not null)
+      returning *
+    ),
+    published as (
+      insert into ${domainEvents} (type, dealership_id, actor_id, payload)
+      select 'lead.claimed', c.dealership_id, ${sql.placeholder("userId")}, jsonb_build_object(
+        'lead', jsonb_build_object('id', c.id, 'firstName', c.first_name, 'lastName', c.last_name, 'email', c.email,
+          'phone', c.phone, 'description', c.description, 'status', c.status, 'claimedBy', c.claimed_by),
+        'claimedBy', jsonb_build_object('id', ${sql.placeholder("userId")}::text, 'name', ${sql.placeholder("userName")}::text))
+      from claimed c returning id
+    )
+    select (select role from target) as role,
+           (select count(pg_notify(${EVENTS_CHANNEL}, id::text)) from published) as notified,
+           c.*
+    from (select 1) one left join claimed c on true`,
+);
+
+interface ClaimRow {
+  role: DealershipRole | null;
+  id: string | null;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  description: string | null;
+  status: LeadStatus;
+  dealership_id: string;
+  created_at: Date | string;
+  claimed_by: string | null;
+  claimed_at: Date | string | null;
+}
+
 /**
- * Claims a lead for a user in one conditional statement (ARCHITECTURE invariant 4): only a lead still new and
- * unclaimed changes, so of any number of simultaneous claims exactly one gets a row back.
+ * Claims a lead for a user: only a lead still new and unclaimed, in a dealership the user can reach, changes, so of
+ * any number of simultaneous claims exactly one wins. `found` tells a taken lead (409) from a missing one (404).
  */
-export async function claimLead(db: Executor, leadId: string, userId: string): Promise<LeadRow | undefined> {
-  const [row] = await db
-    .update(leads)
-    .set({ status: "claimed", claimedBy: userId, claimedAt: sql`now()` })
-    .where(and(eq(leads.id, leadId), eq(leads.status, "new"), sql`${leads.claimedBy} is null`))
-    .returning();
-  return row;
+export async function claimLead(db: Db, claimer: { id: string; name: string }, leadId: string): Promise<ClaimOutcome> {
+  const [row] = await runStatement<ClaimRow>(db, claimStatement, { leadId, userId: claimer.id, userName: claimer.name });
+  if (!row?.id) return { claimed: null, found: Boolean(row?.role) };
+  return {
+    claimed: {
+      id: row.id,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      email: row.email,
+      phone: row.phone,
+      description: row.description,
+      status: row.status,
+      dealershipId: row.dealership_id,
+      createdAt: iso(row.created_at),
+      claimedBy: row.claimed_by,
+      claimedByName: claimer.name,
+      claimedAt: row.claimed_at ? iso(row.claimed_at) : null,
+    },
+  };
 }
 
 export interface LeadChanges {
@@ -241,12 +407,21 @@ export interface LeadChanges {
   status?: LeadStatus;
 }
 
+const before = alias(leads, "before");
+
 /**
- * Edits a lead (part 2 §7). A status change keeps "new" and "unclaimed" the same thing (decision 010): back to new
- * returns the lead to the pool (claim cleared); out of new, a lead nobody claimed is recorded as claimed by whoever
- * moved it. Decided inside the one UPDATE, so it cannot race a claim.
+ * Edits a lead the viewer may see (part 2 §7), answering the row and its status before the change, or undefined when
+ * no row matched (gone, or no longer visible: claimed by another rep a moment ago). A status change keeps "new" and
+ * "unclaimed" the same thing (decision 010): back to new returns the lead to the pool (claim cleared); out of new, a
+ * lead nobody claimed is recorded as claimed by whoever moved it. Decided inside the one UPDATE, so it cannot race a
+ * claim.
  */
-export async function updateLead(db: Executor, leadId: string, changes: LeadChanges, actorId: string): Promise<LeadRow | undefined> {
+export async function updateLead(
+  tx: Tx,
+  viewer: Viewer,
+  leadId: string,
+  changes: LeadChanges,
+): Promise<{ row: LeadRow; previousStatus: LeadStatus } | undefined> {
   const set: Record<string, unknown> = {};
   for (const key of ["firstName", "lastName"] as const) {
     if (changes[key] !== undefined) set[key] = changes[key];
@@ -260,30 +435,45 @@ export async function updateLead(db: Executor, leadId: string, changes: LeadChan
   } else if (changes.status) {
     Object.assign(set, {
       status: changes.status,
-      claimedBy: sql`coalesce(${leads.claimedBy}, ${actorId})`,
+      claimedBy: sql`coalesce(${leads.claimedBy}, ${viewer.userId})`,
       claimedAt: sql`coalesce(${leads.claimedAt}, now())`,
     });
   }
-  if (Object.keys(set).length === 0) return leadById(db, leadId);
-  const [row] = await db.update(leads).set(set).where(eq(leads.id, leadId)).returning();
-  return row;
+  // Nothing to change still proves the lead is there and visible (a no-op PATCH answers the lead, not 404).
+  if (Object.keys(set).length === 0) set.firstName = sql`${leads.firstName}`;
+  const [result] = await tx
+    .update(leads)
+    .set(set)
+    .from(before)
+    .where(and(eq(leads.id, leadId), eq(before.id, leads.id), visibleLeads(viewer)))
+    .returning({ row: leads, previousStatus: before.status });
+  return result;
 }
 
-export async function deleteLead(db: Executor, leadId: string): Promise<boolean> {
-  const rows = await db.delete(leads).where(eq(leads.id, leadId)).returning({ id: leads.id });
-  return rows.length > 0;
+/** Deletes a lead the viewer may see; answers the deleted row, or undefined when none matched. */
+export async function deleteLead(tx: Tx, viewer: Viewer, leadId: string): Promise<LeadRow | undefined> {
+  const [row] = await tx
+    .delete(leads)
+    .where(and(eq(leads.id, leadId), visibleLeads(viewer)))
+    .returning();
+  return row;
 }
 
 // ---- People ----
 
-/** Whether a user is an active member of the dealership (a lead may be assigned only to one; part 1 §6). */
-export async function isActiveMember(db: Executor, dealershipId: string, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ one: sql<number>`1` })
+/**
+ * Locks an active membership of the dealership for the rest of the transaction and answers the member's name, or null
+ * when the user is not an active member (a lead may be assigned only to one; part 1 §6).
+ */
+export async function lockActiveMember(tx: Tx, dealershipId: string, userId: string): Promise<string | null> {
+  const [row] = await tx
+    .select({ name: claimedByName, email: users.email })
     .from(dealershipUsers)
+    .innerJoin(users, eq(users.id, dealershipUsers.userId))
     .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.userId, userId), eq(dealershipUsers.active, true)))
-    .limit(1);
-  return Boolean(row);
+    .limit(1)
+    .for("share", { of: dealershipUsers });
+  return row ? (row.name ?? row.email) : null;
 }
 
 export async function userName(db: Executor, userId: string): Promise<string> {

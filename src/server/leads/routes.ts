@@ -1,40 +1,36 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { can } from "../../shared/permissions";
-import {
-  createLeadSchema,
-  leadListQuerySchema,
-  leadStatusChangeSchema,
-  updateLeadSchema,
-  type Lead,
-} from "../../shared/schemas/lead";
-import { requireDealershipAccess, requireObjectAccess, requireCapability, type DealershipAccess } from "../auth/tenancy";
+import { fullName } from "../../shared/format";
+import { createLeadSchema, leadListQuerySchema, leadStatusChangeSchema, updateLeadSchema, type Lead } from "../../shared/schemas/lead";
+import { requireUser } from "../auth/current-user";
+import { requireCapability, requireDealershipAccess, type Viewer } from "../auth/tenancy";
 import { dealershipById } from "../dealerships/queries";
+import { publish } from "../events/outbox";
 import { badRequest, forbidden, notFound, parseInput } from "../http/errors";
-import { emailLeadClaimed, emailLeadCreated, emailLeadStatusChanged } from "../notifications/email-events";
 import { notifyByEmail } from "../notifications/email-triggers";
 import {
   activeSalesReps,
-  canSeeLead,
   claimLead,
   createLead,
   dealershipMetrics,
   decodeCursor,
   deleteLead,
   encodeCursor,
-  isActiveMember,
-  leadById,
+  findVisibleLead,
+  leadSnapshot,
   leadWithClaimer,
   listLeads,
+  lockActiveMember,
   unattendedLeads,
   updateLead,
   userName,
-  type LeadRow,
-  type Viewer,
+  type LeadChanges,
 } from "./queries";
 import { REMINDER_LEADS_LISTED, reminderMail } from "./reminder-mail";
 
 // Leads and the dashboard metrics (spec part 1 §2.3-2.6, §4, §6, §7; part 2 lead detail §7). Every rule the screens
-// show is decided here from the session (decision 010).
+// show is decided here from the session (decision 010); every write carries its condition in its own WHERE clause and
+// publishes its domain event in the same transaction (decisions 050, 051).
 
 export const ALREADY_CLAIMED = "This lead is already claimed by another user.";
 const LEAD_NOT_FOUND = "Lead not found";
@@ -42,20 +38,17 @@ const LEAD_NOT_FOUND = "Lead not found";
 type DealershipParams = { Params: { id: string } };
 type LeadParams = { Params: { id: string } };
 
-const viewerOf = (access: DealershipAccess): Viewer => ({ userId: access.user.id, dealershipId: access.dealershipId, role: access.role });
-
-/** A lead the caller may see, or 404 (another dealership, missing, or another rep's client for a sales user). */
-async function visibleLead(request: FastifyRequest, id: string): Promise<{ access: DealershipAccess; row: LeadRow }> {
-  const row = await leadById(request.server.db, id);
-  const access = await requireObjectAccess(request, row, LEAD_NOT_FOUND);
-  if (!row || !canSeeLead(viewerOf(access), row)) throw notFound(LEAD_NOT_FOUND);
-  return { access, row };
+/** A lead the caller may see and the viewer it is seen as, or 404 (another dealership, missing, another rep's client). */
+export async function visibleLead(request: FastifyRequest, id: string): Promise<{ lead: Lead; viewer: Viewer }> {
+  const user = await requireUser(request);
+  const found = await findVisibleLead(request.server.db, user.id, id);
+  if (!found) throw notFound(LEAD_NOT_FOUND);
+  return found;
 }
 
-async function answerLead(app: FastifyInstance, id: string): Promise<Lead> {
-  const lead = await leadWithClaimer(app.db, id);
-  if (!lead) throw notFound(LEAD_NOT_FOUND);
-  return lead;
+/** The display name of the signed-in user, as a claim records it. */
+function nameOf(user: { firstName: string | null; lastName: string | null; email: string }): string {
+  return fullName({ firstName: user.firstName ?? "", lastName: user.lastName ?? "" }).trim() || user.email;
 }
 
 export async function leadRoutes(app: FastifyInstance): Promise<void> {
@@ -65,7 +58,7 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
     const query = parseInput(leadListQuerySchema, request.query);
     const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
     if (cursor === null) throw badRequest("cursor: is not a valid page cursor", { cursor: "is not a valid page cursor" });
-    const page = await listLeads(app.db, viewerOf(access), {
+    const page = await listLeads(app.db, access, {
       type: query.type,
       q: query.q || undefined,
       status: query.status,
@@ -85,68 +78,89 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
     const access = await requireDealershipAccess(request, request.params.id);
     const input = parseInput(createLeadSchema, request.body);
     const assignee = input.assignedTo || null;
-    let claimer: string | null;
-    if (can(access.role, "assignLeads")) {
-      // Part 1 §6: front desk and management assign to a member of this dealership, or leave the lead unassigned.
-      if (assignee && !(await isActiveMember(app.db, access.dealershipId, assignee))) {
-        throw badRequest("assignedTo: Choose an active member of this dealership", {
-          assignedTo: "Choose an active member of this dealership",
+    const assigns = can(access.role, "assignLeads");
+    // A sales user's lead is theirs at once; they cannot hand it to someone else.
+    if (!assigns && assignee && assignee !== access.userId) throw forbidden("Only front desk and management can assign leads");
+    const claimer = assigns ? assignee : access.userId;
+    const lead = await app.db.transaction(async (tx) => {
+      let claimerName: string | null = null;
+      if (assigns && assignee) {
+        // Part 1 §6: front desk and management assign to an active member of this dealership; the membership row stays
+        // locked until the lead commits, so a removal cannot slip in between.
+        claimerName = await lockActiveMember(tx, access.dealershipId, assignee);
+        if (claimerName === null) {
+          throw badRequest("assignedTo: Choose an active member of this dealership", {
+            assignedTo: "Choose an active member of this dealership",
+          });
+        }
+      }
+      const row = await createLead(
+        tx,
+        access,
+        { firstName: input.firstName, lastName: input.lastName, email: input.email || null, phone: input.phone || null, description: input.description || null },
+        claimer,
+      );
+      const event = { dealershipId: access.dealershipId, actorId: access.userId };
+      await publish(tx, { ...event, type: "lead.created", payload: { lead: leadSnapshot(row) } });
+      if (claimer && claimer !== access.userId) {
+        await publish(tx, { ...event, type: "lead.claimed", payload: { lead: leadSnapshot(row), claimedBy: { id: claimer, name: claimerName ?? "" } } });
+      }
+      return leadWithClaimer(tx, access, row.id);
+    });
+    return reply.code(201).send(lead);
+  });
+
+  app.get<LeadParams>("/api/leads/:id", async (request) => (await visibleLead(request, request.params.id)).lead);
+
+  async function editLead(request: FastifyRequest, leadId: string, changes: LeadChanges): Promise<Lead> {
+    const { viewer } = await visibleLead(request, leadId);
+    const lead = await app.db.transaction(async (tx) => {
+      const updated = await updateLead(tx, viewer, leadId, changes);
+      if (!updated) return undefined;
+      if (updated.row.status !== updated.previousStatus) {
+        await publish(tx, {
+          type: "lead.status_changed",
+          dealershipId: viewer.dealershipId,
+          actorId: viewer.userId,
+          payload: { lead: leadSnapshot(updated.row), previousStatus: updated.previousStatus },
         });
       }
-      claimer = assignee;
-    } else {
-      // A sales user's lead is theirs at once; they cannot hand it to someone else.
-      if (assignee && assignee !== access.user.id) throw forbidden("Only front desk and management can assign leads");
-      claimer = access.user.id;
-    }
-    const row = await createLead(
-      app.db,
-      access.dealershipId,
-      { firstName: input.firstName, lastName: input.lastName, email: input.email || null, phone: input.phone || null, description: input.description || null },
-      claimer,
-    );
-    await emailLeadCreated(app, row, access.user.id);
-    if (claimer && claimer !== access.user.id) await emailLeadClaimed(app, row, await userName(app.db, claimer), access.user.id);
-    return reply.code(201).send(await answerLead(app, row.id));
-  });
-
-  app.get<LeadParams>("/api/leads/:id", async (request) => {
-    const { row } = await visibleLead(request, request.params.id);
-    return answerLead(app, row.id);
-  });
+      return leadWithClaimer(tx, viewer, leadId);
+    });
+    if (!lead) throw notFound(LEAD_NOT_FOUND);
+    return lead;
+  }
 
   app.patch<LeadParams>("/api/leads/:id", async (request) => {
-    const { access, row } = await visibleLead(request, request.params.id);
-    const input = parseInput(updateLeadSchema, request.body);
-    const updated = await updateLead(app.db, row.id, input, access.user.id);
-    if (!updated) throw notFound(LEAD_NOT_FOUND);
-    if (updated.status !== row.status) await emailLeadStatusChanged(app, updated, access.user.id);
-    return answerLead(app, row.id);
+    await requireUser(request);
+    return editLead(request, request.params.id, parseInput(updateLeadSchema, request.body));
   });
 
   app.patch<LeadParams>("/api/leads/:id/status", async (request) => {
-    const { access, row } = await visibleLead(request, request.params.id);
+    await requireUser(request);
     const { status } = parseInput(leadStatusChangeSchema, request.body);
-    const updated = await updateLead(app.db, row.id, { status }, access.user.id);
-    if (!updated) throw notFound(LEAD_NOT_FOUND);
-    if (updated.status !== row.status) await emailLeadStatusChanged(app, updated, access.user.id);
-    return answerLead(app, row.id);
+    return editLead(request, request.params.id, { status });
   });
 
   // One conditional UPDATE decides the winner; everyone else gets 409 (part 1 §8 "already claimed").
   app.post<LeadParams>("/api/leads/:id/claim", async (request, reply) => {
-    const row = await leadById(app.db, request.params.id);
-    const access = await requireObjectAccess(request, row, LEAD_NOT_FOUND);
-    const claimed = await claimLead(app.db, request.params.id, access.user.id);
-    if (!claimed) return reply.code(409).send({ message: ALREADY_CLAIMED });
-    const lead = await answerLead(app, claimed.id);
-    await emailLeadClaimed(app, claimed, lead.claimedByName ?? access.user.email, access.user.id);
-    return lead;
+    const user = await requireUser(request);
+    const outcome = await claimLead(app.db, { id: user.id, name: nameOf(user) }, request.params.id);
+    if (outcome.claimed) return outcome.claimed;
+    if (!outcome.found) throw notFound(LEAD_NOT_FOUND);
+    return reply.code(409).send({ message: ALREADY_CLAIMED });
   });
 
   app.delete<LeadParams>("/api/leads/:id", async (request) => {
-    const { row } = await visibleLead(request, request.params.id);
-    if (!(await deleteLead(app.db, row.id))) throw notFound(LEAD_NOT_FOUND);
+    const { viewer } = await visibleLead(request, request.params.id);
+    const deleted = await app.db.transaction(async (tx) => {
+      const row = await deleteLead(tx, viewer, request.params.id);
+      if (row) {
+        await publish(tx, { type: "lead.deleted", dealershipId: viewer.dealershipId, actorId: viewer.userId, payload: { lead: leadSnapshot(row) } });
+      }
+      return row;
+    });
+    if (!deleted) throw notFound(LEAD_NOT_FOUND);
     return { message: "Lead deleted successfully" };
   });
 
@@ -162,8 +176,10 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
     const sentByName = await userName(app.db, access.user.id);
     const link = `${app.config.appUrl}/email-redirect?to=${encodeURIComponent("/leads/new")}`;
     const now = new Date();
+    // All the reminder's mails are queued in one transaction: every rep is reminded, or (on failure) none is.
+    await app.db.transaction(async (tx) => {
     for (const rep of reps) {
-      app.mailer.sendInBackground(
+      await app.mailer.queue(
         reminderMail({
           to: rep.email,
           repFirstName: rep.firstName,
@@ -175,6 +191,7 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
           link,
           now,
         }),
+        tx,
       );
     }
     // Whoever subscribed to the "Unattended Leads Reminder" trigger and is not a rep hears that one went out.
@@ -189,13 +206,14 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
       link,
       now,
     });
-    await notifyByEmail(app, {
+    await notifyByEmail(tx, app.mailer, {
       dealershipId: access.dealershipId,
       trigger: "unattended_leads_reminder",
       subject: notice.subject,
       text: notice.text,
       html: notice.html,
       excludeUserIds: [access.user.id, ...reps.map((r) => r.id)],
+    });
     });
     const repWord = reps.length === 1 ? "sales rep" : "sales reps";
     const leadWord = pool.total === 1 ? "new lead" : "new leads";

@@ -1,54 +1,34 @@
-import type { FastifyInstance } from "fastify";
 import { eq } from "drizzle-orm";
+import type { AppointmentSnapshot, DomainEvent, LeadSnapshot } from "../../shared/events";
 import { fullName, formatPhone } from "../../shared/format";
+import type { Tx } from "../db/client";
 import { dealerships } from "../db/schema/dealerships";
+import type { Mailer } from "../mail/mailer";
 import { escapeHtml, mailLayout } from "../team/mails";
 import { EMAIL_TRIGGERS, notifyByEmail, type EmailTriggerName } from "./email-triggers";
 
-// The e-mails of each notification trigger (decision 034). The leads and appointments routes call one of these
-// after their write succeeded, e.g. `await emailLeadCreated(app, lead, access.user.id);`. They never throw and
-// never wait for SMTP (see notifyByEmail).
+// The e-mails of each notification trigger (decision 034), sent from the domain events (decision 051): routes publish
+// what happened; `emailOnEvent` runs once per event in the dispatcher's transaction and queues the trigger's mails.
+// Nothing here holds up the request that caused the event, and building a mail costs nothing when nobody subscribed.
 
-interface LeadLike {
-  id: string;
-  dealershipId: string;
-  firstName: string;
-  lastName: string;
-  email?: string | null;
-  phone?: string | null;
-  status?: string | null;
-  description?: string | null;
-}
-
-interface AppointmentLike {
-  id: string;
-  dealershipId: string;
-  title: string;
-  firstName: string;
-  lastName: string;
-  date: string;
-  time: string;
-  status?: string | null;
-  email?: string | null;
-  phone?: string | null;
+interface MailContext {
+  tx: Tx;
+  mailer: Mailer;
+  appUrl: string;
 }
 
 /** Links in e-mails open through /email-redirect, which reuses an open tab (spec part 2 email-redirect). */
-function appLink(app: FastifyInstance, path: string): string {
-  return `${app.config.appUrl}/email-redirect?to=${encodeURIComponent(path)}`;
+function appLink(appUrl: string, path: string): string {
+  return `${appUrl}/email-redirect?to=${encodeURIComponent(path)}`;
 }
 
-async function dealershipName(app: FastifyInstance, dealershipId: string): Promise<string> {
-  try {
-    const [row] = await app.db.select({ name: dealerships.name }).from(dealerships).where(eq(dealerships.id, dealershipId)).limit(1);
-    return row?.name ?? "your dealership";
-  } catch {
-    return "your dealership";
-  }
+async function dealershipName(tx: Tx, dealershipId: string): Promise<string> {
+  const [row] = await tx.select({ name: dealerships.name }).from(dealerships).where(eq(dealerships.id, dealershipId)).limit(1);
+  return row?.name ?? "your dealership";
 }
 
 async function send(
-  app: FastifyInstance,
+  context: MailContext,
   args: {
     dealershipId: string;
     trigger: EmailTriggerName;
@@ -59,8 +39,8 @@ async function send(
     actorId?: string | null;
   },
 ): Promise<string[]> {
-  const name = await dealershipName(app, args.dealershipId);
-  const href = appLink(app, args.link.path);
+  const name = await dealershipName(context.tx, args.dealershipId);
+  const href = appLink(context.appUrl, args.link.path);
   const triggerName = EMAIL_TRIGGERS.find((t) => t.name === args.trigger)?.displayName ?? args.trigger;
   const details = args.lines.filter((l): l is [string, string] => Boolean(l[1]));
   const text = [
@@ -81,7 +61,7 @@ async function send(
 <p style="margin:24px 0"><a href="${escapeHtml(href)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(args.link.label)}</a></p>
 <p style="color:#71717a;font-size:13px">You receive this because you are subscribed to &ldquo;${escapeHtml(triggerName)}&rdquo; e-mails at ${escapeHtml(name)}. Management can change this in the Admin Panel.</p>`,
   );
-  return notifyByEmail(app, {
+  return notifyByEmail(context.tx, context.mailer, {
     dealershipId: args.dealershipId,
     trigger: args.trigger,
     subject: `${args.subject} — ${name}`,
@@ -91,7 +71,7 @@ async function send(
   });
 }
 
-const leadLines = (lead: LeadLike): Array<[string, string | null | undefined]> => [
+const leadLines = (lead: LeadSnapshot): Array<[string, string | null | undefined]> => [
   ["Customer", fullName(lead)],
   ["Email", lead.email],
   ["Phone", lead.phone ? formatPhone(lead.phone) : null],
@@ -99,7 +79,7 @@ const leadLines = (lead: LeadLike): Array<[string, string | null | undefined]> =
   ["Notes", lead.description],
 ];
 
-const appointmentLines = (a: AppointmentLike): Array<[string, string | null | undefined]> => [
+const appointmentLines = (a: AppointmentSnapshot): Array<[string, string | null | undefined]> => [
   ["Appointment", a.title],
   ["Customer", fullName(a)],
   ["When", `${a.date} at ${a.time}`],
@@ -108,66 +88,73 @@ const appointmentLines = (a: AppointmentLike): Array<[string, string | null | un
   ["Phone", a.phone ? formatPhone(a.phone) : null],
 ];
 
-export function emailLeadCreated(app: FastifyInstance, lead: LeadLike, actorId?: string | null) {
-  return send(app, {
-    dealershipId: lead.dealershipId,
-    trigger: "lead_created",
-    subject: `New Lead: ${fullName(lead)}`,
-    intro: `A new lead was added: ${fullName(lead)}.`,
-    lines: leadLines(lead),
-    link: { path: `/leads/detail/${lead.id}`, label: "View lead" },
-    actorId,
-  });
-}
-
-export function emailLeadClaimed(app: FastifyInstance, lead: LeadLike, claimedByName: string, actorId?: string | null) {
-  return send(app, {
-    dealershipId: lead.dealershipId,
-    trigger: "lead_claimed",
-    subject: `Lead Claimed: ${fullName(lead)}`,
-    intro: `${claimedByName} claimed the lead ${fullName(lead)}.`,
-    lines: leadLines(lead),
-    link: { path: `/leads/detail/${lead.id}`, label: "View lead" },
-    actorId,
-  });
-}
-
-export function emailLeadStatusChanged(app: FastifyInstance, lead: LeadLike & { status: string }, actorId?: string | null) {
-  return send(app, {
-    dealershipId: lead.dealershipId,
-    trigger: "lead_status_changed",
-    subject: `Lead Status Changed: ${fullName(lead)}`,
-    intro: `The lead ${fullName(lead)} is now ${lead.status}.`,
-    lines: leadLines(lead),
-    link: { path: `/leads/detail/${lead.id}`, label: "View lead" },
-    actorId,
-  });
-}
-
-export function emailAppointmentCreated(app: FastifyInstance, appointment: AppointmentLike, actorId?: string | null) {
-  return send(app, {
-    dealershipId: appointment.dealershipId,
-    trigger: "appointment_created",
-    subject: `New Appointment: ${appointment.title}`,
-    intro: `An appointment was scheduled with ${fullName(appointment)} on ${appointment.date} at ${appointment.time}.`,
-    lines: appointmentLines(appointment),
-    link: { path: "/calendar", label: "Open calendar" },
-    actorId,
-  });
-}
-
-export function emailAppointmentStatusChanged(
-  app: FastifyInstance,
-  appointment: AppointmentLike & { status: string },
-  actorId?: string | null,
-) {
-  return send(app, {
-    dealershipId: appointment.dealershipId,
-    trigger: "appointment_status_changed",
-    subject: `Appointment Status Changed: ${appointment.title}`,
-    intro: `The appointment with ${fullName(appointment)} on ${appointment.date} at ${appointment.time} is now ${appointment.status}.`,
-    lines: appointmentLines(appointment),
-    link: { path: "/calendar", label: "Open calendar" },
-    actorId,
-  });
+/** Queues the e-mails of one domain event (the dispatcher's once-only handler). */
+export async function emailOnEvent(context: MailContext, event: DomainEvent): Promise<void> {
+  const leadLink = (id: string) => ({ path: `/leads/detail/${id}`, label: "View lead" });
+  const calendarLink = { path: "/calendar", label: "Open calendar" };
+  const base = { dealershipId: event.dealershipId, actorId: event.actorId };
+  switch (event.type) {
+    case "lead.created": {
+      const { lead } = event.payload;
+      await send(context, {
+        ...base,
+        trigger: "lead_created",
+        subject: `New Lead: ${fullName(lead)}`,
+        intro: `A new lead was added: ${fullName(lead)}.`,
+        lines: leadLines(lead),
+        link: leadLink(lead.id),
+      });
+      return;
+    }
+    case "lead.claimed": {
+      const { lead, claimedBy } = event.payload;
+      await send(context, {
+        ...base,
+        trigger: "lead_claimed",
+        subject: `Lead Claimed: ${fullName(lead)}`,
+        intro: `${claimedBy.name} claimed the lead ${fullName(lead)}.`,
+        lines: leadLines(lead),
+        link: leadLink(lead.id),
+      });
+      return;
+    }
+    case "lead.status_changed": {
+      const { lead } = event.payload;
+      await send(context, {
+        ...base,
+        trigger: "lead_status_changed",
+        subject: `Lead Status Changed: ${fullName(lead)}`,
+        intro: `The lead ${fullName(lead)} is now ${lead.status}.`,
+        lines: leadLines(lead),
+        link: leadLink(lead.id),
+      });
+      return;
+    }
+    case "appointment.created": {
+      const { appointment } = event.payload;
+      await send(context, {
+        ...base,
+        trigger: "appointment_created",
+        subject: `New Appointment: ${appointment.title}`,
+        intro: `An appointment was scheduled with ${fullName(appointment)} on ${appointment.date} at ${appointment.time}.`,
+        lines: appointmentLines(appointment),
+        link: calendarLink,
+      });
+      return;
+    }
+    case "appointment.status_changed": {
+      const { appointment } = event.payload;
+      await send(context, {
+        ...base,
+        trigger: "appointment_status_changed",
+        subject: `Appointment Status Changed: ${appointment.title}`,
+        intro: `The appointment with ${fullName(appointment)} on ${appointment.date} at ${appointment.time} is now ${appointment.status}.`,
+        lines: appointmentLines(appointment),
+        link: calendarLink,
+      });
+      return;
+    }
+    case "lead.deleted":
+      return; // no e-mail trigger of the spec follows a deletion
+  }
 }

@@ -1,15 +1,15 @@
 import { and, asc, eq, notInArray, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import type { EmailSubscription, EmailTrigger } from "../../shared/schemas/team";
 import type { Db, Tx } from "../db/client";
 import { dealershipUsers, dealerships } from "../db/schema/dealerships";
 import { emailNotificationSubscriptions, emailNotificationTriggers } from "../db/schema/notifications";
 import { users } from "../db/schema/users";
 import { badRequest, notFound } from "../http/errors";
+import type { Mailer } from "../mail/mailer";
 
 // E-mail notifications (part 2 §2 Email Notifications, §3, §4; decision 034). Each dealership has one row per
-// trigger below; management turns a trigger on or off and chooses who is subscribed. When an event happens the
-// area that caused it calls `notifyByEmail`, which mails each subscribed active member of that dealership.
+// trigger below; management turns a trigger on or off and chooses who is subscribed. When the
+// trigger's domain event is dispatched, `notifyByEmail` queues a mail to each subscribed active member (email-events.ts).
 
 export const EMAIL_TRIGGERS = [
   {
@@ -136,7 +136,7 @@ export async function setSubscription(
 
 /** The e-mail addresses to notify: subscribed, active members of an active dealership, trigger active. */
 export async function triggerRecipients(
-  db: Db,
+  db: Db | Tx,
   dealershipId: string,
   trigger: EmailTriggerName,
   excludeUserIds: string[] = [],
@@ -179,27 +179,24 @@ export interface EmailNotification {
 }
 
 /**
- * Mails everyone subscribed to an active trigger of this dealership. Never throws and never waits for SMTP:
- * it only looks up the recipients, then each mail is sent in the background and recorded in emails_log as
- * sent or failed. Call it after the write succeeded: `await notifyByEmail(app, {...})`.
- * Answers the addresses queued (tests read this).
+ * Queues a mail to everyone subscribed to an active trigger of this dealership, inside the caller's transaction (the
+ * event dispatcher's, for the triggers that follow domain events): the mails commit with it and go out through the
+ * durable queue (decision 045). Answers the addresses queued.
  */
-export async function notifyByEmail(app: FastifyInstance, notification: EmailNotification): Promise<string[]> {
-  try {
-    const recipients = await triggerRecipients(app.db, notification.dealershipId, notification.trigger, notification.excludeUserIds);
-    for (const to of recipients) {
-      app.mailer.sendInBackground({
+export async function notifyByEmail(executor: Db | Tx, mailer: Mailer, notification: EmailNotification): Promise<string[]> {
+  const recipients = await triggerRecipients(executor, notification.dealershipId, notification.trigger, notification.excludeUserIds);
+  for (const to of recipients) {
+    await mailer.queue(
+      {
         to,
         subject: notification.subject,
         text: notification.text,
         html: notification.html,
         emailType: notification.trigger,
         dealershipId: notification.dealershipId,
-      });
-    }
-    return recipients;
-  } catch (error) {
-    app.log.error({ err: error, trigger: notification.trigger }, "email notification lookup failed");
-    return [];
+      },
+      executor,
+    );
   }
+  return recipients;
 }

@@ -155,10 +155,13 @@ describe("removing a member", () => {
     expect(after.get(otherRep!.id)).toMatchObject({ status: "claimed", claimedBy: boss.id });
     expect(after.get(elsewhere!.id)).toMatchObject({ status: "claimed", claimedBy: rep.id });
 
-    // Their existing session no longer reaches this dealership, but still reaches the other one.
-    expect((await rep.agent.get(`/api/dealerships/${dealershipId}/users`)).statusCode).toBe(403);
-    expect((await rep.agent.get(`/api/dealerships/${otherId}/users`)).statusCode).toBe(200);
-    const list = (await rep.agent.get("/api/dealerships")).json();
+    // Every session they had ends with the membership (decision 052); signed in again, they reach only the other one.
+    expect((await rep.agent.get(`/api/dealerships/${dealershipId}/users`)).statusCode).toBe(401);
+    expect((await rep.agent.get("/api/user")).statusCode).toBe(401);
+    const again = await signIn(t.app, rep);
+    expect((await again.get(`/api/dealerships/${dealershipId}/users`)).statusCode).toBe(403);
+    expect((await again.get(`/api/dealerships/${otherId}/users`)).statusCode).toBe(200);
+    const list = (await again.get("/api/dealerships")).json();
     expect(list.map((d: { id: string }) => d.id)).toEqual([otherId]);
     // And they are gone from the member list.
     const members = (await boss.agent.get(`/api/dealerships/${dealershipId}/users`)).json();

@@ -1,3 +1,4 @@
+import { endSessionsOfUser } from "../auth/sessions";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { DealershipRole } from "../../shared/constants";
 import type { DealershipMember } from "../../shared/schemas/team";
@@ -101,6 +102,9 @@ export async function removeMember(db: Db, dealershipId: string, userId: string,
     await tx
       .delete(emailNotificationSubscriptions)
       .where(and(eq(emailNotificationSubscriptions.dealershipId, dealershipId), eq(emailNotificationSubscriptions.userId, userId)));
+    // Their open sessions end with the membership (decision 052): a phone left signed in on the lot, or an open
+    // real-time socket, does not keep showing this dealership's customers.
+    await endSessionsOfUser(tx, userId);
     return returned.length;
   });
 }

@@ -6,3 +6,4 @@ export * from "./appointments";
 export * from "./test-drives";
 export * from "./notifications";
 export * from "./platform";
+export * from "./events";

@@ -23,10 +23,14 @@ export const sessions = pgTable(
   "sessions",
   {
     sid: text("sid").primaryKey(),
+    /** Whose session: a real key, so "end every session of this user" is one indexed statement (decision 052). */
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     sess: jsonb("sess").$type<SessionData>().notNull(),
     expire: timestamp("expire", { withTimezone: true }).notNull(),
   },
-  (t) => [index("sessions_expire_idx").on(t.expire)],
+  (t) => [index("sessions_expire_idx").on(t.expire), index("sessions_user_idx").on(t.userId)],
 );
 
 export interface SessionData {

@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { APPOINTMENT_STATUSES, LEAD_STATUSES } from "./constants";
+
+// Domain events (decision 051): what happened, written to the outbox in the transaction of the change. E-mail
+// triggers run from them today; in-app notifications, the real-time socket and web push attach to the same events.
+// Payloads carry a snapshot of what a subscriber needs (a deleted lead has no row left to read) and ids to act on.
+
+export const leadSnapshotSchema = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  description: z.string().nullable(),
+  status: z.enum(LEAD_STATUSES),
+  claimedBy: z.string().nullable(),
+});
+export type LeadSnapshot = z.infer<typeof leadSnapshotSchema>;
+
+export const appointmentSnapshotSchema = z.object({
+  id: z.string(),
+  leadId: z.string().nullable(),
+  title: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  date: z.string(),
+  time: z.string(),
+  status: z.enum(APPOINTMENT_STATUSES),
+  assignedTo: z.string().nullable(),
+  createdBy: z.string().nullable(),
+});
+export type AppointmentSnapshot = z.infer<typeof appointmentSnapshotSchema>;
+
+const person = z.object({ id: z.string(), name: z.string() });
+
+export const domainEventPayloads = {
+  "lead.created": z.object({ lead: leadSnapshotSchema }),
+  /** Claimed by a rep, or assigned to one by front desk or management (then the actor is not the claimer). */
+  "lead.claimed": z.object({ lead: leadSnapshotSchema, claimedBy: person }),
+  "lead.status_changed": z.object({ lead: leadSnapshotSchema, previousStatus: z.enum(LEAD_STATUSES) }),
+  "lead.deleted": z.object({ lead: leadSnapshotSchema }),
+  "appointment.created": z.object({ appointment: appointmentSnapshotSchema }),
+  "appointment.status_changed": z.object({
+    appointment: appointmentSnapshotSchema,
+    previousStatus: z.enum(APPOINTMENT_STATUSES),
+  }),
+} as const;
+
+export type DomainEventType = keyof typeof domainEventPayloads;
+export const DOMAIN_EVENT_TYPES = Object.keys(domainEventPayloads) as DomainEventType[];
+
+export type DomainEventPayload<T extends DomainEventType> = z.infer<(typeof domainEventPayloads)[T]>;
+
+/** An event as published: which dealership it belongs to and who caused it (null for the system). */
+export type DomainEvent = {
+  [T in DomainEventType]: { type: T; dealershipId: string; actorId: string | null; payload: DomainEventPayload<T> };
+}[DomainEventType];
+
+/** Parses an event read back from the outbox; throws on an unknown type or a payload that does not fit. */
+export function parseDomainEvent(raw: { type: string; dealershipId: string | null; actorId: string | null; payload: unknown }): DomainEvent {
+  const schema = domainEventPayloads[raw.type as DomainEventType];
+  if (!schema) throw new Error(`unknown domain event type ${raw.type}`);
+  return { type: raw.type, dealershipId: raw.dealershipId ?? "", actorId: raw.actorId, payload: schema.parse(raw.payload) } as DomainEvent;
+}
