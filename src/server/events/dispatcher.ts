@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import pg from "pg";
 import type { Logger } from "pino";
 import { parseDomainEvent, type DomainEvent } from "../../shared/events";
@@ -46,38 +46,52 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
   let unlisten: (() => Promise<void>) | null = null;
   let closed = false;
 
-  async function dispatchOne(): Promise<boolean> {
-    let current: number | null = null;
+  type Row = typeof domainEvents.$inferSelect;
+
+  async function runHandlers(tx: Tx, row: Row): Promise<void> {
+    const event = { ...parseDomainEvent(row), id: row.id };
+    for (const handler of handlers) await handler(tx, event);
+  }
+
+  /**
+   * Dispatches up to `limit` pending events in one transaction (a busy dealership's claims share one commit). When a
+   * handler fails, the batch rolls back and its events go one by one, so one bad event cannot hold up the others.
+   * Answers how many events were taken.
+   */
+  async function dispatchBatch(limit: number): Promise<number> {
+    let failedAt: number | null = null;
     try {
       return await db.transaction(async (tx) => {
-        const [row] = await tx
+        const rows = await tx
           .select()
           .from(domainEvents)
           .where(and(isNull(domainEvents.dispatchedAt), lt(domainEvents.failures, MAX_DISPATCH_FAILURES)))
           .orderBy(asc(domainEvents.id))
-          .limit(1)
+          .limit(limit)
           .for("update", { skipLocked: true });
-        if (!row) return false;
-        current = row.id;
-        const event = { ...parseDomainEvent(row), id: row.id };
-        for (const handler of handlers) await handler(tx, event);
-        await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(eq(domainEvents.id, row.id));
-        return true;
+        for (const row of rows) {
+          failedAt = row.id;
+          await runHandlers(tx, row);
+        }
+        failedAt = null;
+        if (rows.length) await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(inArray(domainEvents.id, rows.map((r) => r.id)));
+        return rows.length;
       });
     } catch (error) {
-      if (current === null) throw error;
-      logger.error({ err: error, eventId: current }, "event dispatch failed");
+      if (failedAt === null) throw error;
+      if (limit > 1) return dispatchBatch(1);
+      logger.error({ err: error, eventId: failedAt }, "event dispatch failed");
       await db
         .update(domainEvents)
         .set({ failures: sql`${domainEvents.failures} + 1`, lastError: error instanceof Error ? error.message.slice(0, 500) : "failed" })
-        .where(eq(domainEvents.id, current));
-      return true;
+        .where(eq(domainEvents.id, failedAt));
+      return 1;
     }
   }
 
   async function drainPending(): Promise<void> {
-    for (let i = 0; i < BATCH && !closed; i++) if (!(await dispatchOne())) return;
-    again = true; // more than a batch: go round again without holding the loop forever
+    for (let round = 0; round < 20 && !closed; round++) if ((await dispatchBatch(BATCH)) === 0) return;
+    again = true; // a long backlog: go round again without holding the loop forever
   }
 
   function dispatch(): Promise<void> {

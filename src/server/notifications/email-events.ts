@@ -5,7 +5,7 @@ import type { Tx } from "../db/client";
 import { dealerships } from "../db/schema/dealerships";
 import type { Mailer } from "../mail/mailer";
 import { escapeHtml, mailLayout } from "../team/mails";
-import { EMAIL_TRIGGERS, notifyByEmail, type EmailTriggerName } from "./email-triggers";
+import { EMAIL_TRIGGERS, queueToEach, triggerRecipients, type EmailTriggerName } from "./email-triggers";
 
 // The e-mails of each notification trigger (decision 034), sent from the domain events (decision 051): routes publish
 // what happened; `emailOnEvent` runs once per event in the dispatcher's transaction and queues the trigger's mails.
@@ -39,6 +39,9 @@ async function send(
     actorId?: string | null;
   },
 ): Promise<string[]> {
+  // Most events have no subscriber: find that out before building anything.
+  const recipients = await triggerRecipients(context.tx, args.dealershipId, args.trigger, args.actorId ? [args.actorId] : []);
+  if (recipients.length === 0) return [];
   const name = await dealershipName(context.tx, args.dealershipId);
   const href = appLink(context.appUrl, args.link.path);
   const triggerName = EMAIL_TRIGGERS.find((t) => t.name === args.trigger)?.displayName ?? args.trigger;
@@ -61,14 +64,14 @@ async function send(
 <p style="margin:24px 0"><a href="${escapeHtml(href)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(args.link.label)}</a></p>
 <p style="color:#71717a;font-size:13px">You receive this because you are subscribed to &ldquo;${escapeHtml(triggerName)}&rdquo; e-mails at ${escapeHtml(name)}. Management can change this in the Admin Panel.</p>`,
   );
-  return notifyByEmail(context.tx, context.mailer, {
+  await queueToEach(context.tx, context.mailer, recipients, {
     dealershipId: args.dealershipId,
     trigger: args.trigger,
     subject: `${args.subject} — ${name}`,
     text,
     html,
-    excludeUserIds: args.actorId ? [args.actorId] : [],
   });
+  return recipients;
 }
 
 const leadLines = (lead: LeadSnapshot): Array<[string, string | null | undefined]> => [

@@ -239,7 +239,6 @@ describe("when the SMTP server fails", () => {
     try {
       const dealershipId = (await makeDealership(hung.db)).id;
       const agent = await signIn(hung.app, await makeUser(hung.db, { memberships: [{ dealershipId, role: "management" }] }));
-      const started = Date.now();
       const response = await agent.post(`/api/dealerships/${dealershipId}/invites`, {
         email: "slow@example.com",
         firstName: "S",

@@ -185,6 +185,12 @@ export interface EmailNotification {
  */
 export async function notifyByEmail(executor: Db | Tx, mailer: Mailer, notification: EmailNotification): Promise<string[]> {
   const recipients = await triggerRecipients(executor, notification.dealershipId, notification.trigger, notification.excludeUserIds);
+  await queueToEach(executor, mailer, recipients, notification);
+  return recipients;
+}
+
+/** Queues one trigger's mail to each recipient, inside the caller's transaction. */
+export async function queueToEach(executor: Db | Tx, mailer: Mailer, recipients: string[], notification: EmailNotification): Promise<void> {
   for (const to of recipients) {
     await mailer.queue(
       {
@@ -198,5 +204,4 @@ export async function notifyByEmail(executor: Db | Tx, mailer: Mailer, notificat
       executor,
     );
   }
-  return recipients;
 }
