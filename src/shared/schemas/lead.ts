@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LEAD_STATUSES, type LeadStatus } from "../constants";
+import { entityId, timestamp } from "./responses/fields";
 
 // Request schemas of the leads area (spec part 1 §5 lead form, part 2 §5/§7 lead edit). The create and edit forms and
 // the server validate with these same objects (ARCHITECTURE invariant 3).
@@ -111,31 +112,33 @@ export const leadListQuerySchema = z.object({
 });
 export type LeadListQuery = z.infer<typeof leadListQuerySchema>;
 
-/** A lead as the API answers it (part 2 §3 Lead). */
-export interface Lead {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string | null;
-  phone: string | null;
-  description: string | null;
-  status: LeadStatus;
-  dealershipId: string;
-  createdAt: string;
-  claimedBy: string | null;
-  claimedByName: string | null;
-  claimedAt: string | null;
-}
+/** A lead as the API answers it (part 2 §3 Lead; decision 053: the client's type comes from this schema). */
+export const leadSchema = z.strictObject({
+  id: entityId,
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  description: z.string().nullable(),
+  status: leadStatusSchema,
+  dealershipId: entityId,
+  createdAt: timestamp,
+  claimedBy: entityId.nullable(),
+  claimedByName: z.string().nullable(),
+  claimedAt: timestamp.nullable(),
+});
+export type Lead = z.infer<typeof leadSchema>;
 
 /** GET /api/dealerships/{id}/metrics (part 1 §3). Changes are whole percents from yesterday (decision 014). */
-export interface DealershipMetrics {
-  newLeadsToday: number;
-  newLeadsTodayChange: number;
-  appointmentsScheduledToday: number;
-  appointmentsScheduledTodayChange: number;
-  testDrivesCompletedToday: number;
-  testDrivesCompletedTodayChange: number;
-}
+export const dealershipMetricsSchema = z.strictObject({
+  newLeadsToday: z.number().int().nonnegative(),
+  newLeadsTodayChange: z.number().int(),
+  appointmentsScheduledToday: z.number().int().nonnegative(),
+  appointmentsScheduledTodayChange: z.number().int(),
+  testDrivesCompletedToday: z.number().int().nonnegative(),
+  testDrivesCompletedTodayChange: z.number().int(),
+});
+export type DealershipMetrics = z.infer<typeof dealershipMetricsSchema>;
 
 /** Percent change from yesterday; from zero it is +100 when there is anything today, else 0 (decision 014). */
 export function percentChange(today: number, yesterday: number): number {

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { dealershipRole, entityId, messageSchema, timestamp } from "./fields";
+
+// What sign-in, the current user and the dealership switcher answer (src/server/auth/routes.ts; decision 053).
+
+/**
+ * The signed-in user (part 1 §3 "Current user", part 2 §3): never the password hash, the two-factor secret or the
+ * backup codes. Strict, so a column added to users that the server forgets to leave out fails the response test.
+ */
+export const currentUserSchema = z.strictObject({
+  id: entityId,
+  email: z.email(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  phone: z.string().nullable(),
+  currentDealershipId: entityId.nullable(),
+  twoFactorEnabled: z.boolean(),
+  passwordChangedAt: timestamp.nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+export const platformAdminStatusSchema = z.strictObject({ isPlatformAdmin: z.boolean() });
+export type PlatformAdminStatus = z.infer<typeof platformAdminStatusSchema>;
+
+/** An entry of GET /api/dealerships: one of the user's active memberships. */
+export const dealershipSummarySchema = z.strictObject({
+  id: entityId,
+  name: z.string(),
+  address: z.string().nullable(),
+  phone: z.string().nullable(),
+  /** IANA zone: the dealership's clock. */
+  timezone: z.string().min(1),
+  role: dealershipRole,
+});
+export type DealershipSummary = z.infer<typeof dealershipSummarySchema>;
+
+export const currentDealershipSchema = z.strictObject({ currentDealershipId: entityId });
+export type CurrentDealership = z.infer<typeof currentDealershipSchema>;
+
+export const memberRoleSchema = z.strictObject({ role: dealershipRole });
+export type MemberRole = z.infer<typeof memberRoleSchema>;
+
+export const responses = {
+  "POST /api/register": currentUserSchema,
+  "POST /api/login": currentUserSchema,
+  "POST /api/logout": messageSchema,
+  "GET /api/user": currentUserSchema,
+  "GET /api/user/platform-admin-status": platformAdminStatusSchema,
+  "GET /api/dealerships": z.array(dealershipSummarySchema),
+  "POST /api/user/current-dealership": currentDealershipSchema,
+  "GET /api/dealerships/:id/users/:userId/role": memberRoleSchema,
+} as const satisfies Record<string, z.ZodType>;
