@@ -7,7 +7,7 @@ import cookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance } from "fastify";
-import pino, { type Logger } from "pino";
+import type { Logger } from "pino";
 import { areaRoutes } from "./areas";
 import { authRoutes } from "./auth/routes";
 import { resumeRequestSession } from "./auth/request-session";
@@ -15,6 +15,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { HttpError } from "./http/errors";
 import "./http/fastify-types";
+import { createLogger } from "./http/logging";
 import { createMailer, type Mailer } from "./mail/mailer";
 
 export interface AppDeps {
@@ -31,8 +32,8 @@ export const DEFAULT_CLIENT_DIR = fileURLToPath(new URL("../../dist/client", imp
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  // Never log a password, cookie or code: bodies are not logged, and these headers are redacted.
-  const logger = deps.logger ?? pino({ level: deps.config.logLevel, redact: ["req.headers.cookie", "req.headers.authorization"] });
+  // Never log a password, cookie, code or a failed query's parameters: bodies are not logged, and the logger redacts.
+  const logger = deps.logger ?? createLogger(deps.config.logLevel);
   const app = Fastify({
     loggerInstance: logger,
     // Fastify's own two lines per request are off; the onResponse hook below writes one.

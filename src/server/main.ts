@@ -1,10 +1,10 @@
 import path from "node:path";
-import pino from "pino";
 import { buildApp, DEFAULT_CLIENT_DIR } from "./app";
 import { deleteExpiredSessions } from "./auth/sessions";
 import { loadConfig } from "./config";
 import { isEmptyDatabase, migrateDatabase, openPglite, openPostgres, type Database } from "./db/client";
 import { DEMO_PASSWORD, seedDemo } from "./db/seed-demo";
+import { createLogger } from "./http/logging";
 import { grantConfiguredPlatformAdmins } from "./platform/admins";
 
 // Process entry: config -> database -> migrations -> demo data -> listen; graceful shutdown on SIGTERM.
@@ -12,7 +12,7 @@ const SHUTDOWN_DEADLINE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config.logLevel);
   const database: Database = config.databaseUrl
     ? openPostgres(config.databaseUrl)
     : openPglite({ dataDir: path.join(config.dataDir, "pglite") });
