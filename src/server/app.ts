@@ -15,6 +15,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { HttpError } from "./http/errors";
 import "./http/fastify-types";
+import { assertCleanBody, assertCleanUrlInput } from "./http/input-guard";
 import { createLogger } from "./http/logging";
 import { createMailer, type Mailer } from "./mail/mailer";
 
@@ -89,7 +90,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!request.url.startsWith("/api/")) return;
     // CSRF: a browser says where a request comes from; refuse writes from another origin (decision 005).
     if (MUTATING.has(request.method)) assertSameOrigin(request.headers, deps.config.appUrl);
+    // Before any route code or query sees them (decision 037).
+    assertCleanUrlInput(request);
     await resumeRequestSession(request);
+  });
+
+  app.addHook("preValidation", async (request) => {
+    if (request.url.startsWith("/api/") && request.body !== undefined) assertCleanBody(request.body);
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -40,11 +40,24 @@ export function localToday(timezone: string, now: Date = new Date()): string {
   return localMoment(timezone, now).date;
 }
 
-/** Whether a string is a real calendar date written YYYY-MM-DD. */
-export function isIsoDate(value: string): boolean {
+/**
+ * The dates the app works with, forms and server alike (decision 037): nothing a dealership schedules or looks up lies
+ * outside them, and dates far outside (0000-01-01 is no date to PostgreSQL; 9999-12-31 plus a week is no date to
+ * JavaScript) would fail deep inside a query instead of as a 400.
+ */
+export const EARLIEST_DATE = "2000-01-01";
+export const LATEST_DATE = "2100-12-31";
+
+/** Whether a string is a real calendar date written YYYY-MM-DD, whatever the year. */
+export function isCalendarDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
   const d = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/** Whether a string is a real calendar date written YYYY-MM-DD between EARLIEST_DATE and LATEST_DATE. */
+export function isIsoDate(value: string): boolean {
+  return isCalendarDate(value) && value >= EARLIEST_DATE && value <= LATEST_DATE;
 }
 
 /** A YYYY-MM-DD date moved by whole days (calendar arithmetic, no time zone involved). */

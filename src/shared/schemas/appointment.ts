@@ -1,10 +1,20 @@
 import { z } from "zod";
 import { APPOINTMENT_STATUSES, APPOINTMENT_TIME_SLOTS, DEFAULT_APPOINTMENT_DURATION, type AppointmentStatus } from "../constants";
-import { isIsoDate } from "../dealership-clock";
+import { EARLIEST_DATE, isCalendarDate, isIsoDate, LATEST_DATE } from "../dealership-clock";
 
 // Appointment requests (spec part 1 §5 appointment form, §7 appointment calls). The schedule form and the server
 // validate with these same objects. createdBy and assignedTo are never read from a body: the server takes them
 // from the session (part 1 §6), so they are not in the schema and zod drops them.
+
+/** Said when a date is well written but outside the range the app works in (decision 037). */
+const DATE_RANGE = `between ${EARLIEST_DATE} and ${LATEST_DATE}`;
+
+/** A YYYY-MM-DD query date (date, from, to): the message names the field, as the list queries' other messages do. */
+const queryDate = (field: string) =>
+  z
+    .string()
+    .refine(isCalendarDate, { message: `${field} must be YYYY-MM-DD` })
+    .refine(isIsoDate, { message: `${field} must be ${DATE_RANGE}` });
 
 const requiredText = (message: string, max = 100) => z.string({ message }).trim().min(1, { message }).max(max);
 
@@ -37,7 +47,8 @@ export function appointmentInputSchema(today: string) {
       .string({ message: "Date is required" })
       .trim()
       .min(1, { message: "Date is required" })
-      .refine(isIsoDate, { message: "Date must be a valid date (YYYY-MM-DD)" })
+      .refine(isCalendarDate, { message: "Date must be a valid date (YYYY-MM-DD)" })
+      .refine(isIsoDate, { message: `Date must be ${DATE_RANGE}` })
       .refine((d) => d >= today, { message: "Date cannot be in the past" }),
     time: z
       .string({ message: "Time is required" })
@@ -68,18 +79,9 @@ export const appointmentStatusSchema = z.object({
 /** Query of GET /api/dealerships/{id}/appointments (decision 021). */
 export const appointmentListQuerySchema = z.object({
   type: z.enum(["my", "today", "upcoming"], { message: "type must be my, today or upcoming" }).optional(),
-  date: z
-    .string()
-    .refine(isIsoDate, { message: "date must be YYYY-MM-DD" })
-    .optional(),
-  from: z
-    .string()
-    .refine(isIsoDate, { message: "from must be YYYY-MM-DD" })
-    .optional(),
-  to: z
-    .string()
-    .refine(isIsoDate, { message: "to must be YYYY-MM-DD" })
-    .optional(),
+  date: queryDate("date").optional(),
+  from: queryDate("from").optional(),
+  to: queryDate("to").optional(),
 });
 
 export const calendarFeedScopes = ["mine", "dealership"] as const;
