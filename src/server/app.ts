@@ -99,6 +99,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (request.url.startsWith("/api/") && request.body !== undefined) assertCleanBody(request.body);
   });
 
+  // Personal data must not stay in browser or proxy caches; a route that may be cached says so itself (decision 039).
+  app.addHook("onSend", async (request, reply) => {
+    if (request.url.startsWith("/api/") && !reply.hasHeader("cache-control")) reply.header("cache-control", "no-store");
+  });
+
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError) {
       if (error.headers) reply.headers(error.headers);
