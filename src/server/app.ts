@@ -6,7 +6,7 @@ import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { areaRoutes } from "./areas";
 import { authRoutes } from "./auth/routes";
@@ -39,7 +39,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: logger,
     // Fastify's own two lines per request are off; the onResponse hook below writes one.
     logController: new Fastify.LogController({ disableRequestLogging: true }),
-    trustProxy: true,
+    // X-Forwarded-* only from the configured proxies: otherwise any client could choose its address (decision 038).
+    trustProxy: proxyTrust(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
 
@@ -89,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onRequest", async (request) => {
     if (!request.url.startsWith("/api/")) return;
     // CSRF: a browser says where a request comes from; refuse writes from another origin (decision 005).
-    if (MUTATING.has(request.method)) assertSameOrigin(request.headers, deps.config.appUrl);
+    if (MUTATING.has(request.method)) assertSameOrigin(request, deps.config.appUrl);
     // Before any route code or query sees them (decision 037).
     assertCleanUrlInput(request);
     await resumeRequestSession(request);
@@ -154,18 +155,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app as unknown as FastifyInstance;
 }
 
-function assertSameOrigin(headers: Record<string, string | string[] | undefined>, appUrl: string): void {
-  const origin = headers.origin;
-  const host = headers["x-forwarded-host"] ?? headers.host;
-  if (typeof origin === "string" && origin !== "null") {
-    let originHost: string;
-    try {
-      originHost = new URL(origin).host;
-    } catch {
-      throw new HttpError(403, "Cross-origin request refused");
-    }
-    if (originHost === host || origin === new URL(appUrl).origin) return;
-    throw new HttpError(403, "Cross-origin request refused");
+/**
+ * Fastify 5 trusts nobody when given a bare number (it cannot tell the proxy from a client that reached us directly),
+ * so a hop count becomes proxy-addr's (address, hop) test: the nearest `hops` addresses are proxies, as Express has it.
+ */
+function proxyTrust(trust: Config["trustProxy"]): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === "number" ? (_address, hop) => hop < trust : trust;
+}
+
+/**
+ * Writes must come from our own origin (decision 005). `Origin: null` (a sandboxed frame, a file: page, some
+ * redirects) is a browser hiding where the request comes from: refused. No Origin at all is curl or a script, which
+ * carries no browser cookies: allowed unless Sec-Fetch-Site says cross-site. The host is the one the client asked for:
+ * X-Forwarded-Host counts only from a trusted proxy (request.host applies TRUST_PROXY).
+ */
+function assertSameOrigin(request: Pick<FastifyRequest, "headers" | "host">, appUrl: string): void {
+  const origin = request.headers.origin;
+  if (origin === undefined) {
+    if (request.headers["sec-fetch-site"] === "cross-site") throw new HttpError(403, "Cross-origin request refused");
+    return;
   }
-  if (headers["sec-fetch-site"] === "cross-site") throw new HttpError(403, "Cross-origin request refused");
+  if (typeof origin === "string" && origin !== "null" && (originHost(origin) === request.host || origin === new URL(appUrl).origin)) return;
+  throw new HttpError(403, "Cross-origin request refused");
+}
+
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
 }

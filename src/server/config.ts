@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -19,6 +20,8 @@ const envSchema = z.object({
   APP_URL: z.string().optional(),
   SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(60 * 24 * 7),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(30),
+  /** Which proxies' X-Forwarded-* headers to believe: a hop count or addresses/CIDRs (decision 038). */
+  TRUST_PROXY: z.string().default(""),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("development"),
 });
@@ -36,9 +39,16 @@ export interface Config {
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
   logLevel: string;
+  /**
+   * Whose X-Forwarded-For/-Host/-Proto to believe, as Fastify's trustProxy takes it: false (nobody: the socket's
+   * address is the client's), a number of proxy hops in front of us, or the proxies' addresses and CIDR ranges.
+   */
+  trustProxy: TrustProxy;
   /** Secure cookies: true when the public address is HTTPS. */
   secureCookies: boolean;
 }
+
+export type TrustProxy = false | number | string[];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -47,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid environment: ${problems}`);
   }
   const e = parsed.data;
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, "");
   return {
     port: e.PORT,
@@ -62,8 +73,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_DAYS * 86_400_000,
     logLevel: e.LOG_LEVEL,
+    trustProxy,
     secureCookies: appUrl.startsWith("https://"),
   };
+}
+
+/** Proxy names proxy-addr (Fastify's trustProxy) knows for common private ranges. */
+const NAMED_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * TRUST_PROXY: empty or 0 trusts nobody; a whole number is the count of proxy hops; otherwise a comma-separated list
+ * of addresses, CIDR ranges (10.0.0.0/8) or proxy-addr's names (loopback, linklocal, uniquelocal). `true` (trust
+ * every hop) is refused: it would let any client choose its own address again.
+ */
+export function parseTrustProxy(value: string): TrustProxy {
+  const text = value.trim();
+  if (text === "" || text === "0" || text === "false") return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const invalid = entries.filter((entry) => !isProxyAddress(entry));
+  if (invalid.length > 0 || entries.length === 0) {
+    throw new Error(
+      `Invalid environment: TRUST_PROXY: expected a hop count (1) or proxy addresses/CIDR ranges (10.0.0.1,10.1.0.0/16); not ${invalid.join(", ") || text}`,
+    );
+  }
+  return entries;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = "", prefix, ...extra] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || extra.length > 0) return false;
+  if (prefix === undefined) return true;
+  // A prefix length, or (IPv4 only) a dotted netmask such as 255.255.255.0, as proxy-addr accepts.
+  if (/^\d+$/.test(prefix)) return Number(prefix) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(prefix) === 4;
 }
 
 export function parseEmailList(list: string): string[] {
