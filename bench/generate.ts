@@ -1,6 +1,9 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { hashPassword } from "../src/server/auth/passwords";
-import { migrateDatabase, rowsOf, type Database } from "../src/server/db/client";
+import { migrateDatabase, MIGRATIONS_FOLDER, rowsOf, type Database } from "../src/server/db/client";
 
 // The benchmark's data: 1,000 dealerships and 1,000,000 leads, made with generate_series in the database itself.
 // Dealership 1 is the big one (100,900 leads, the issue's "dealership with 100,000 leads"); the other 999 have
@@ -18,6 +21,13 @@ export const BENCH = {
 export const dealershipId = (n: number) => `bench_dealer_${String(n).padStart(8, "0")}`;
 /** Users of dealership n: 1-3 sales, 4 front desk, 5 management. */
 export const userId = (dealership: number, k: number) => `bench_user_${String((dealership - 1) * 5 + k).padStart(10, "0")}`;
+export const userEmail = (dealership: number, k: number) => `user${(dealership - 1) * 5 + k}@bench.example`;
+
+/**
+ * A fourth sales rep of dealership 1 who only ever claims in the benchmark: none of the generated leads is theirs,
+ * so putting the claimed leads back in the pool is "every lead this rep holds" and touches no generated data.
+ */
+export const CLAIMER = { id: "bench_claimer_0001", email: "claimer@bench.example" };
 
 const FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth", "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah", "Charles", "Karen", "Wei", "Priya", "Mohammed", "Fatima", "Carlos", "Sofia", "Hiroshi", "Yuki", "Olga", "Ivan", "Aisha", "Kwame", "Liam", "Emma", "Noah", "Olivia", "Lucas", "Chloe", "Mateo", "Zoe"];
 const LAST = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez", "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Thomas", "Taylor", "Moore", "Jackson", "Martin", "Lee", "Perez", "Thompson", "White", "Harris", "Sanchez", "Clark", "Ramirez", "Lewis", "Robinson", "Walker", "Young", "Allen", "King", "Wright", "Scott", "Torres", "Nguyen", "Hill", "Flores", "Chen", "Patel", "Kim", "Singh", "Tremblay", "Roy", "Gagnon", "Cote", "Bouchard", "Morin"];
@@ -29,19 +39,59 @@ export async function leadCount(database: Database): Promise<number> {
   return rowsOf<{ n: number }>(r)[0]?.n ?? 0;
 }
 
-/** The database holds part of the data (a run stopped half-way): the caller starts from an empty database. */
+/**
+ * The database holds part of the data (a run stopped half-way), or was migrated with a migration file that has
+ * changed since (someone edited an unreleased migration): the caller starts from an empty database.
+ */
 export class IncompleteBenchData extends Error {
-  constructor() {
-    super("the benchmark database is incomplete");
+  constructor(reason = "the benchmark database is incomplete") {
+    super(reason);
   }
+}
+
+/** The first migration whose recorded hash is not the hash of today's file (drizzle records sha256 of the file). */
+async function changedMigration(database: Database): Promise<string | null> {
+  const [table] = rowsOf<{ t: string | null }>(await database.db.execute(sql`select to_regclass('drizzle.__drizzle_migrations')::text as t`));
+  if (!table?.t) return null;
+  const applied = rowsOf<{ hash: string }>(await database.db.execute(sql`select hash from drizzle.__drizzle_migrations order by id`));
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: Array<{ tag: string }> };
+  for (const [i, row] of applied.entries()) {
+    const tag = journal.entries[i]?.tag;
+    if (!tag) return `applied migration ${i + 1} has no file any more`;
+    const file = readFileSync(path.join(MIGRATIONS_FOLDER, `${tag}.sql`));
+    if (createHash("sha256").update(file).digest("hex") !== row.hash) return tag;
+  }
+  return null;
+}
+
+/** Adds the claiming rep (idempotent; same password as every bench user). */
+export async function ensureClaimer(database: Database): Promise<void> {
+  await database.db.execute(sql`
+    insert into users (id, email, password, first_name, last_name)
+    select ${CLAIMER.id}, ${CLAIMER.email}, password, 'Casey', 'Claimer' from users where id = ${userId(1, 1)}
+    on conflict do nothing`);
+  await database.db.execute(sql`
+    insert into dealership_users (user_id, dealership_id, role) values (${CLAIMER.id}, ${dealershipId(1)}, 'sales')
+    on conflict do nothing`);
+}
+
+/** Puts every lead the claiming rep took back in the New Leads pool. */
+export async function returnClaimedLeads(database: Database): Promise<number> {
+  const result = await database.db.execute(sql`
+    with back as (update leads set status = 'new', claimed_by = null, claimed_at = null where claimed_by = ${CLAIMER.id} returning 1)
+    select count(*)::int as n from back`);
+  return rowsOf<{ n: number }>(result)[0]?.n ?? 0;
 }
 
 /** Migrates and fills the database unless it already holds the benchmark's data. */
 export async function generate(database: Database, log: (line: string) => void = console.log): Promise<void> {
+  const changed = await changedMigration(database);
+  if (changed) throw new IncompleteBenchData(`the data was made with an earlier version of migration ${changed}`);
   await migrateDatabase(database);
   const existing = await leadCount(database);
   if (existing >= BENCH.totalLeads) {
     log(`  data present (${existing} leads)`);
+    await ensureClaimer(database);
     return;
   }
   const db = database.db;
@@ -100,4 +150,5 @@ export async function generate(database: Database, log: (line: string) => void =
   for (const i of indexes) await db.execute(sql.raw(i.indexdef));
   await db.execute(sql`analyze`);
   log(`  indexes built and analysed: ${Date.now() - started} ms`);
+  await ensureClaimer(database);
 }

@@ -1,190 +1,450 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
-import { sql, type SQL } from "drizzle-orm";
 import pg from "pg";
-import { buildApp } from "../src/server/app";
-import { SESSION_COOKIE, startSession } from "../src/server/auth/sessions";
-import { testConfig } from "../src/server/config";
 import { newPglite, openPglite, openPostgres, rowsOf, type Database } from "../src/server/db/client";
-import { listLeadsQuery, type Viewer } from "../src/server/leads/queries";
-import { BENCH, dealershipId, generate, IncompleteBenchData, userId } from "./generate";
+import { sql } from "drizzle-orm";
+import { listSql, statements, type ListShape, type ListValue } from "./floor-server";
+import { BENCH, CLAIMER, dealershipId, generate, IncompleteBenchData, returnClaimedLeads, userId } from "./generate";
+import { timedRun, type Load, type Target } from "./load";
+import { residentMemory } from "./proc";
+import { aloneTable, everyRun, floorTables, loadRange, type Measured } from "./report";
+import { compareServers, type Question } from "./same-answers";
+import { BIG_DEALERSHIP, DEMO_PEOPLE, demoScenarios, PEOPLE, SCENARIOS, TAKEN_LEAD, type Person, type Scenario } from "./scenarios";
+import { REPO, startApp, startFloor, withApplicationName, type RunningServer } from "./servers";
 
-// npm run bench [-- pglite|postgres]: load benchmark of the leads lists and of claiming on 1,000,000 leads over
-// 1,000 dealerships, on embedded PGlite and on the PostgreSQL server at 127.0.0.1:5432 (database showroom_bench).
-// Each scenario runs BENCH_SECONDS (default 5) with 10 connections against the real app on 127.0.0.1; only this
-// machine is contacted. Results and query plans go to bench/RESULTS.md. The data is generated once and reused.
+// npm run bench [-- postgres | pglite | demo]
+//
+// PostgreSQL: the app and the floor server (bench/floor-server.ts, unnamed SQL and prepared statements) on the same
+// 1,000,000 leads, interleaved: ROUNDS rounds of every scenario on each of the three in turn (50 connections; the
+// first round also 10), after a check that all three answer the same. Prints req/s, p50, p99, app ÷ floor and CPU
+// per request (server process + its PostgreSQL backends, from /proc).
+// PGlite (embedded, no floor: the database is inside the app's process): the app on the 1,000,000 leads and on the
+// demo data of a first `npm start`, with its resident memory after start-up and after the load.
+// Results go to bench/RESULTS.md (each target replaces its own section). Servers are child processes, always stopped.
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+const DATA = path.join(HERE, ".data");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = 10;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 50;
+const FEW_CONNECTIONS = 10;
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const PG_DB = "showroom_bench";
+const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? REPO);
+const RESULTS = path.join(HERE, "RESULTS.md");
 
-interface Row {
-  scenario: string;
-  p50: number;
-  p99: number;
-  rps: number;
-  requests: number;
-  errors: number;
+const running = new Set<RunningServer>();
+let serverVersion = "?";
+
+async function started<T extends RunningServer>(server: Promise<T>): Promise<T> {
+  const s = await server;
+  running.add(s);
+  return s;
 }
 
-async function openTarget(target: "pglite" | "postgres", fresh = false): Promise<Database> {
-  if (target === "pglite") {
-    const dir = path.join(HERE, ".data", "pglite-1m");
-    if (fresh) rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    return openPglite({ client: newPglite(dir) });
+async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((s) => s.stop()));
+  running.clear();
+}
+
+function git(args: string[]): string {
+  return execFileSync("git", ["-C", APP_DIR, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+}
+
+/** Which app was measured: the commit, and whether its server code had uncommitted changes. */
+function appVersion(): string {
+  try {
+    const hash = git(["rev-parse", "--short", "HEAD"]);
+    const dirty = git(["status", "--porcelain", "--", "src", "drizzle", "package.json"]);
+    return dirty ? `${hash} plus uncommitted changes in src/ or drizzle/` : hash;
+  } catch {
+    return process.env.BENCH_APP_COMMIT ?? "unknown (BENCH_APP_DIR is not a git checkout; set BENCH_APP_COMMIT)";
   }
+}
+
+const loadNow = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" / ");
+
+async function signIn(base: string, person: { email: string; password: string }): Promise<string> {
+  const response = await fetch(`${base}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(person),
+  });
+  if (!response.ok) throw new Error(`signing in ${person.email} answered ${response.status}: ${await response.text()}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .find((c) => c.startsWith("showroom.sid="));
+  if (!cookie) throw new Error(`signing in ${person.email} set no session cookie`);
+  return cookie;
+}
+
+async function signOut(base: string, cookies: string[]): Promise<void> {
+  for (const cookie of cookies) await fetch(`${base}/api/logout`, { method: "POST", headers: { cookie } }).catch(() => undefined);
+}
+
+type Query = (text: string, values: unknown[]) => Promise<Array<Record<string, unknown>>>;
+
+/** The new leads of the big dealership, each claimed once per run and put back afterwards. */
+async function newLeadPool(database: Database): Promise<string[]> {
+  const rows = rowsOf<{ id: string }>(
+    await database.db.execute(sql`select id from leads where dealership_id = ${BIG_DEALERSHIP} and status = 'new' order by id`),
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * After a claim run: autocannon stops at the deadline, but the server still finishes the claims in flight, so wait
+ * for them before putting the leads back; then vacuum, so every round finds the table as clean as the first.
+ */
+async function putBackClaims(database: Database): Promise<void> {
+  await new Promise((r) => setTimeout(r, 1500));
+  await returnClaimedLeads(database);
+  await database.db.execute(sql`vacuum leads`);
+}
+
+/** Fills (or checks) the data; a half-made or outdated database is dropped and made again. */
+async function readyData(open: (fresh: boolean) => Promise<Database>, log: string[]): Promise<Database> {
+  const t0 = Date.now();
+  const note = (line: string) => {
+    console.log(line);
+    log.push(line.trim());
+  };
+  let database = await open(false);
+  try {
+    await generate(database, note);
+  } catch (error) {
+    if (!(error instanceof IncompleteBenchData)) throw error;
+    console.log(`  ${error.message}: starting from an empty database`);
+    await database.close();
+    database = await open(true);
+    await generate(database, note);
+  }
+  log.push(`ready after ${Date.now() - t0} ms`);
+  return database;
+}
+
+function loadFor(scenario: Pick<Scenario, "path" | "method" | "claim">, cookie: string, connections: number, pool: string[]): Load {
+  let next = 0;
+  const first = pool[0] ?? "none";
+  return {
+    path: scenario.claim ? `/api/leads/${first}/claim` : scenario.path,
+    method: scenario.method,
+    cookie,
+    connections,
+    seconds: SECONDS,
+    ...(scenario.claim ? { nextPath: () => `/api/leads/${pool[next++ % pool.length]}/claim` } : {}),
+  };
+}
+
+// ---- The query plans (the floor's statements, which are the app's SQL written out) ----
+
+const PLAN_SHAPES: Array<[string, ListShape, Partial<Record<ListValue, unknown>>]> = [
+  ["New Leads (sales)", { seeAll: false, type: "new", status: false, q: false, cursor: false }, {}],
+  ["My Clients (sales)", { seeAll: false, type: "my", status: false, q: false, cursor: false }, {}],
+  ["All Clients (management)", { seeAll: true, type: undefined, status: false, q: false, cursor: false }, {}],
+  ["All Clients, search garc + status contacted (management)", { seeAll: true, type: "my", status: true, q: true, cursor: false }, { status: "contacted", q: "%garc%" }],
+];
+
+async function plans(query: Query, claimLead: string): Promise<string> {
+  const explain = async (text: string, values: unknown[]) =>
+    (await query(`explain (analyze, costs off, timing off, summary on) ${text}`, values)).map((r) => Object.values(r)[0]).join("\n");
+  const out: string[] = [];
+  for (const [name, shape, extra] of PLAN_SHAPES) {
+    const { text, order } = listSql(shape);
+    const values: Record<ListValue, unknown> = { dealership: BIG_DEALERSHIP, user: userId(1, 1), take: 101, status: undefined, q: undefined, cursorAt: undefined, cursorId: undefined, ...extra };
+    out.push(`**${name}**\n\n\`\`\`\n${await explain(text, order.map((k) => values[k]))}\n\`\`\``);
+  }
+  out.push(`**Claim**\n\n\`\`\`\n${await explain(statements("s.user_id").claim, [claimLead, CLAIMER.id])}\n\`\`\``);
+  return out.join("\n\n");
+}
+
+// ---- PostgreSQL: the app beside the floor ----
+
+async function benchDatabaseUrl(fresh: boolean): Promise<string> {
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
   if (fresh) await admin.query(`drop database if exists ${PG_DB} with (force)`);
   const exists = await admin.query("select 1 from pg_database where datname = $1", [PG_DB]);
   if (exists.rowCount === 0) await admin.query(`create database ${PG_DB}`);
+  const version = (await admin.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]?.v;
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${PG_DB}`;
-  return openPostgres(url.toString(), 10);
+  serverVersion = version ?? "?";
+  return url.toString();
 }
 
-async function explain(database: Database, query: SQL): Promise<string> {
-  const result = await database.db.execute(sql`explain (analyze, costs off, timing off, summary on) ${query}`);
-  return rowsOf<Record<string, string>>(result)
-    .map((r) => Object.values(r)[0])
-    .join("\n");
-}
-
-async function load(url: string, cookie: string, extra: Partial<autocannon.Options> = {}): Promise<autocannon.Result> {
-  return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { cookie }, ...extra });
-}
-
-function row(scenario: string, r: autocannon.Result): Row {
-  return {
-    scenario,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    rps: Math.round(r.requests.average),
-    requests: r.requests.total,
-    errors: r.non2xx + r.errors,
-  };
-}
-
-async function benchTarget(target: "pglite" | "postgres"): Promise<{ rows: Row[]; plans: Array<[string, string]>; notes: string[] }> {
-  console.log(`\n== ${target}`);
-  let database = await openTarget(target);
+async function postgresTarget(): Promise<string> {
+  console.log("\n== PostgreSQL server: app and floor, interleaved");
   const notes: string[] = [];
-  const t0 = Date.now();
-  const logLine = (line: string) => {
-    console.log(line);
-    notes.push(line.trim());
-  };
+  const database = await readyData(async (fresh) => openPostgres(await benchDatabaseUrl(fresh), 2), notes);
+  const url = await benchDatabaseUrl(false);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const version = appVersion();
+  const startedAt = new Date().toISOString().slice(0, 16);
+  const runs: Measured[] = [];
+  let planText = "";
   try {
-    await generate(database, logLine);
-  } catch (error) {
-    if (!(error instanceof IncompleteBenchData)) throw error;
-    console.log("  incomplete data from an earlier run: starting from an empty database");
+    await returnClaimedLeads(database);
+    const pool = await newLeadPool(database);
+    const app = await started(startApp({ name: "app-postgres", appDir: APP_DIR, env: { DATABASE_URL: withApplicationName(url, "bench_app"), SEED_DEMO: "0" } }));
+    const unnamed = await started(startFloor("floor-unnamed", withApplicationName(url, "bench_floor_unnamed"), "unnamed"));
+    const prepared = await started(startFloor("floor-prepared", withApplicationName(url, "bench_floor_prepared"), "prepared"));
+    const targets: Target[] = [
+      { name: "app", pid: app.pid, base: app.base, backends: "bench_app" },
+      { name: "floor, unnamed SQL", pid: unnamed.pid, base: unnamed.base, backends: "bench_floor_unnamed" },
+      { name: "floor, prepared", pid: prepared.pid, base: prepared.base, backends: "bench_floor_prepared" },
+    ];
+    const cookies = {} as Record<Person, string>;
+    for (const who of Object.keys(PEOPLE) as Person[]) cookies[who] = await signIn(app.base, PEOPLE[who]);
+    try {
+      await checkSameAnswers(targets, cookies, database, pool);
+      console.log("  app and floor answer every scenario the same (status, body, Link)");
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const scenario of SCENARIOS) {
+          for (const connections of round === 1 ? [CONNECTIONS, FEW_CONNECTIONS] : [CONNECTIONS]) {
+            for (let i = 0; i < targets.length; i++) {
+              // Each round starts with a different server, so none always runs first (or after the claims' writes).
+              const target = targets[(i + round - 1) % targets.length]!;
+              const figures = await timedRun(target, loadFor(scenario, cookies[scenario.who], connections, pool), admin);
+              if (scenario.claim) await putBackClaims(database);
+              runs.push({ scenario: scenario.name, connections, server: target.name, round, figures });
+              const per = (s: number) => ((s * 1000) / (figures.requests || 1)).toFixed(2);
+              console.log(
+                `  r${round} ${scenario.key} c${connections} ${target.name}: ${figures.rps} req/s, p50 ${figures.p50} p99 ${figures.p99} ms, ` +
+                  `CPU ${per(figures.serverCpu)} + ${per(figures.databaseCpu)} ms/req, failed ${figures.failures}, load ${figures.load.toFixed(1)}`,
+              );
+            }
+          }
+        }
+      }
+    } finally {
+      await signOut(app.base, Object.values(cookies));
+    }
+    await stopAll();
+    planText = await plans(async (text, values) => (await admin.query(text, values)).rows, pool[pool.length - 1] ?? "none");
+    await returnClaimedLeads(database);
+  } finally {
+    await stopAll();
+    await admin.end();
     await database.close();
-    database = await openTarget(target, true);
-    await generate(database, logLine);
-  }
-  notes.push(`ready after ${Date.now() - t0} ms`);
-  // The machine is shared (2 cores): the load before the run says how much else was competing for them.
-  notes.push(`load average before the scenarios ${os.loadavg().map((n) => n.toFixed(1)).join(" / ")} (1 / 5 / 15 min)`);
-
-  const app = await buildApp({ config: testConfig({ logLevel: "silent" }), database });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-  const policy = { idleMs: 86_400_000, absoluteMs: 86_400_000 };
-  const cookieFor = async (id: string) => `${SESSION_COOKIE}=${(await startSession(database.db, id, policy)).token}`;
-
-  const big = dealershipId(1);
-  const typical = dealershipId(500);
-  const rep = userId(1, 1);
-  const manager = userId(1, 5);
-  const repCookie = await cookieFor(rep);
-  const managerCookie = await cookieFor(manager);
-  const typicalCookie = await cookieFor(userId(500, 2));
-
-  const scenarios: Array<[string, string, string, Viewer, Parameters<typeof listLeadsQuery>[1]]> = [
-    ["New Leads, 100k-lead dealership (sales)", `/api/dealerships/${big}/leads?type=new`, repCookie, { userId: rep, dealershipId: big, role: "sales" }, { type: "new", limit: 100 }],
-    ["My Clients, 100k-lead dealership (sales)", `/api/dealerships/${big}/leads?type=my`, repCookie, { userId: rep, dealershipId: big, role: "sales" }, { type: "my", limit: 100 }],
-    ["All Clients, 100k-lead dealership (management)", `/api/dealerships/${big}/leads?type=my`, managerCookie, { userId: manager, dealershipId: big, role: "management" }, { type: "my", limit: 100 }],
-    ["All Clients search q=garc + status=contacted (management)", `/api/dealerships/${big}/leads?type=my&q=garc&status=contacted`, managerCookie, { userId: manager, dealershipId: big, role: "management" }, { type: "my", q: "garc", status: "contacted", limit: 100 }],
-    ["New Leads, 900-lead dealership (sales)", `/api/dealerships/${typical}/leads?type=new`, typicalCookie, { userId: userId(500, 2), dealershipId: typical, role: "sales" }, { type: "new", limit: 100 }],
-  ];
-
-  const rows: Row[] = [];
-  const plans: Array<[string, string]> = [];
-  for (const [name, url, cookie, viewer, options] of scenarios) {
-    await load(base + url, cookie, { duration: 1 }); // warm-up
-    const r = await load(base + url, cookie);
-    rows.push(row(name, r));
-    console.log(`  ${name}: p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, ${Math.round(r.requests.average)} req/s, non-2xx ${r.non2xx}`);
-    plans.push([name, await explain(database, listLeadsQuery(viewer, options))]);
   }
 
-  // Claiming: each request claims a different new lead of the big dealership; afterwards they go back to the pool.
-  const pool = rowsOf<{ id: string }>(
-    await database.db.execute(sql`select id from leads where dealership_id = ${big} and status = 'new' order by id limit 40000`),
-  ).map((r) => r.id);
-  let next = 0;
-  const claimCookie = await cookieFor(userId(1, 2));
-  const claim = await load(`${base}/api/leads/${pool[0]}/claim`, claimCookie, {
-    method: "POST",
-    requests: [
-      {
-        method: "POST",
-        setupRequest: (req) => ({ ...req, path: `/api/leads/${pool[next++ % pool.length]}/claim` }),
-      },
-    ],
-  });
-  rows.push(row("Claim a new lead (conditional UPDATE … RETURNING)", claim));
-  console.log(`  claim: p50 ${claim.latency.p50} ms, p99 ${claim.latency.p99} ms, ${Math.round(claim.requests.average)} req/s, non-2xx ${claim.non2xx}`);
-  if (next > pool.length) notes.push(`claim scenario wrapped around the pool: ${next - pool.length} requests answered 409`);
-  const claimSql = sql`update leads set status = 'claimed', claimed_by = ${userId(1, 3)}, claimed_at = now()
-    where id = ${pool[pool.length - 1]} and status = 'new' and claimed_by is null returning *`;
-  plans.push(["Claim", await explain(database, claimSql)]);
-  await database.db.execute(
-    sql`update leads set status = 'new', claimed_by = null, claimed_at = null where dealership_id = ${big} and claimed_by in (${userId(1, 2)}, ${userId(1, 3)}) and claimed_at > now() - interval '1 hour'`,
-  );
-
-  await app.close();
-  await database.db.execute(sql`delete from sessions`);
-  await database.close();
-  return { rows, plans, notes };
+  const names: [string, string, string] = ["app", "floor, unnamed SQL", "floor, prepared"];
+  const scenarioNames = SCENARIOS.map((s) => s.name);
+  const section = [
+    `## PostgreSQL ${serverVersion} server: the app beside the floor`,
+    "",
+    `Run ${startedAt} UTC on app commit **${version}**; ${ROUNDS} interleaved rounds of ${SECONDS} s per server and scenario ` +
+      `(after a 1 s warm-up each); load average ${loadRange(runs.map((r) => r.figures.load))} before the runs. ${notes.join("; ")}.`,
+    "",
+    floorTables(runs, scenarioNames, CONNECTIONS, names),
+    "",
+    floorTables(runs, scenarioNames, FEW_CONNECTIONS, names),
+    "",
+    "<details><summary>Every run</summary>",
+    "",
+    everyRun(runs),
+    "",
+    "</details>",
+    "",
+    "### Query plans of the floor's statements (the app's SQL written out), EXPLAIN ANALYZE",
+    "",
+    planText,
+  ].join("\n");
+  return section;
 }
 
-function table(rows: Row[]): string {
-  const lines = ["| Scenario | p50 (ms) | p99 (ms) | req/s | requests | non-2xx/errors |", "|---|---:|---:|---:|---:|---:|"];
-  for (const r of rows) lines.push(`| ${r.scenario} | ${r.p50} | ${r.p99} | ${r.rps} | ${r.requests} | ${r.errors} |`);
-  return lines.join("\n");
+/** The app and both floors must give the same answers before anything is timed; a difference ends the run. */
+async function checkSameAnswers(targets: Target[], cookies: Record<Person, string>, database: Database, pool: string[]): Promise<void> {
+  const questions: Question[] = SCENARIOS.filter((s) => !s.claim).map((s) => ({ what: s.name, method: s.method, path: s.path, cookie: cookies[s.who] }));
+  const firstPage = await fetch(targets[0]!.base + SCENARIOS[0]!.path, { headers: { cookie: cookies.rep } });
+  const next = /<([^>]+)>; rel="next"/.exec(firstPage.headers.get("link") ?? "")?.[1];
+  if (next) questions.push({ what: "New Leads, second page", method: "GET", path: next, cookie: cookies.rep });
+  const claimed = pool[pool.length - 1] ?? "none";
+  questions.push(
+    { what: "signed out", method: "GET", path: SCENARIOS[0]!.path, cookie: undefined },
+    { what: "another dealership's leads", method: "GET", path: `/api/dealerships/${dealershipId(2)}/leads?type=new`, cookie: cookies.rep },
+    { what: "claim", method: "POST", path: `/api/leads/${claimed}/claim`, cookie: cookies.claimer, claim: true, before: async () => void (await returnClaimedLeads(database)) },
+    { what: "claim of a lead another rep holds", method: "POST", path: `/api/leads/${TAKEN_LEAD}/claim`, cookie: cookies.claimer },
+    { what: "claim of a missing lead", method: "POST", path: "/api/leads/bench_lead_missing/claim", cookie: cookies.claimer },
+  );
+  const mismatches = await compareServers(targets, questions);
+  await returnClaimedLeads(database);
+  if (mismatches.length > 0) {
+    console.error("\n!!! THE FLOOR DOES NOT ANSWER AS THE APP DOES: the comparison would be meaningless.");
+    for (const m of mismatches) console.error(`!!! ${m}`);
+    console.error("!!! Bring bench/floor-server.ts in line with the app, then run again.\n");
+    throw new Error(`${mismatches.length} answers differ between the app and the floor`);
+  }
+}
+
+// ---- PGlite: the app alone, and its memory ----
+
+async function pgliteTarget(): Promise<string> {
+  console.log("\n== PGlite (embedded): the app on 1,000,000 leads");
+  const home = path.join(DATA, "1m");
+  const dir = path.join(home, "pglite");
+  // Earlier runs kept the data in bench/.data/pglite-1m; the app looks for DATA_DIR/pglite.
+  if (existsSync(path.join(DATA, "pglite-1m")) && !existsSync(dir)) {
+    mkdirSync(home, { recursive: true });
+    renameSync(path.join(DATA, "pglite-1m"), dir);
+  }
+  const open = async (fresh: boolean) => {
+    if (fresh) rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    return openPglite({ client: newPglite(dir) });
+  };
+  const notes: string[] = [];
+  let database = await readyData(open, notes);
+  await returnClaimedLeads(database);
+  const pool = await newLeadPool(database);
+  await database.close();
+
+  const version = appVersion();
+  const startedAt = new Date().toISOString().slice(0, 16);
+  const runs: Measured[] = [];
+  let memory = "";
+  try {
+    const app = await started(startApp({ name: "app-pglite", appDir: APP_DIR, env: { DATA_DIR: home, SEED_DEMO: "0" } }));
+    const atStart = residentMemory(app.pid);
+    const cookies = {} as Record<Person, string>;
+    for (const who of Object.keys(PEOPLE) as Person[]) cookies[who] = await signIn(app.base, PEOPLE[who]);
+    const target: Target = { name: "app", pid: app.pid, base: app.base };
+    for (const scenario of SCENARIOS) {
+      for (const connections of [CONNECTIONS, FEW_CONNECTIONS]) {
+        const figures = await timedRun(target, loadFor(scenario, cookies[scenario.who], connections, pool));
+        runs.push({ scenario: scenario.name, connections, server: "app", round: 1, figures });
+        console.log(`  ${scenario.key} c${connections}: ${figures.rps} req/s, p50 ${figures.p50} p99 ${figures.p99} ms, failed ${figures.failures}, load ${figures.load.toFixed(1)}`);
+      }
+    }
+    const afterLoad = residentMemory(app.pid);
+    memory = `Resident memory of the app process: ${atStart?.rssMb} MiB after start-up, ${afterLoad?.rssMb} MiB after the load (peak ${afterLoad?.peakMb} MiB).`;
+    await signOut(app.base, Object.values(cookies));
+  } finally {
+    await stopAll();
+  }
+  const client = newPglite(dir);
+  database = openPglite({ client });
+  let planText = "";
+  try {
+    await putBackClaims(database);
+    planText = await plans(async (text, values) => (await client.query<Record<string, unknown>>(text, values)).rows, pool[pool.length - 1] ?? "none");
+    await returnClaimedLeads(database);
+  } finally {
+    await database.close();
+  }
+  console.log(`  ${memory}`);
+  const demo = await demoTarget();
+  return [
+    "## PGlite (embedded; one connection inside the app's process, so no floor)",
+    "",
+    `Run ${startedAt} UTC on app commit **${version}**, one round of ${SECONDS} s per scenario after a 1 s warm-up. ${notes.join("; ")}.`,
+    "",
+    "### 1,000,000 leads",
+    "",
+    aloneTable(runs, SCENARIOS.map((s) => s.name), [CONNECTIONS, FEW_CONNECTIONS], "app"),
+    "",
+    memory,
+    "",
+    demo,
+    "",
+    "### Query plans on PGlite (the floor's statements), EXPLAIN ANALYZE",
+    "",
+    planText,
+  ].join("\n");
+}
+
+/** `npm start` on an empty data directory (demo data), its memory after start-up and after the leads screens' load. */
+async function demoTarget(): Promise<string> {
+  console.log("\n== PGlite (embedded): the app on the demo data of a first start");
+  const home = path.join(DATA, "demo");
+  rmSync(home, { recursive: true, force: true });
+  const runs: Measured[] = [];
+  let seeded = "";
+  try {
+    const first = await started(startApp({ name: "app-demo-first-start", appDir: APP_DIR, env: { DATA_DIR: home, SEED_DEMO: "1" } }));
+    const firstMemory = residentMemory(first.pid);
+    seeded = `${firstMemory?.rssMb} MiB after the first start (peak ${firstMemory?.peakMb} MiB while making the database and the demo data)`;
+    await first.stop();
+    running.delete(first);
+
+    const app = await started(startApp({ name: "app-demo", appDir: APP_DIR, env: { DATA_DIR: home, SEED_DEMO: "1" } }));
+    const atStart = residentMemory(app.pid);
+    const cookies = { rep: await signIn(app.base, DEMO_PEOPLE.rep), manager: await signIn(app.base, DEMO_PEOPLE.manager) };
+    const mine = (await (await fetch(`${app.base}/api/dealerships`, { headers: { cookie: cookies.rep } })).json()) as Array<{ id: string; name: string }>;
+    const dealership = mine.find((d) => d.name === "Northside Motors") ?? mine[0];
+    if (!dealership) throw new Error("the demo sales rep belongs to no dealership");
+    const target: Target = { name: "app", pid: app.pid, base: app.base };
+    for (const scenario of demoScenarios(dealership.id)) {
+      const figures = await timedRun(target, loadFor(scenario, cookies[scenario.who], CONNECTIONS, []));
+      runs.push({ scenario: scenario.name, connections: CONNECTIONS, server: "app", round: 1, figures });
+      console.log(`  demo ${scenario.key}: ${figures.rps} req/s, p50 ${figures.p50} p99 ${figures.p99} ms, failed ${figures.failures}`);
+    }
+    const afterLoad = residentMemory(app.pid);
+    await signOut(app.base, Object.values(cookies));
+    const memory =
+      `Resident memory of the app process (\`npm start\`, embedded): ${seeded}; after a restart ${atStart?.rssMb} MiB after start-up, ` +
+      `${afterLoad?.rssMb} MiB after the load (peak ${afterLoad?.peakMb} MiB).`;
+    console.log(`  ${memory}`);
+    return ["### Demo data (`npm start` on an empty data directory)", "", aloneTable(runs, demoScenarios("").map((s) => s.name), [CONNECTIONS], "app"), "", memory].join("\n");
+  } finally {
+    await stopAll();
+  }
+}
+
+// ---- RESULTS.md: a fixed head, then one section per target that each run replaces ----
+
+const HEAD = `# Leads benchmark
+
+\`npm run bench\` (or \`npm run bench -- postgres\` / \`-- pglite\`); what is measured and how: [README.md](README.md).
+Data: ${BENCH.totalLeads.toLocaleString("en")} leads over ${BENCH.dealerships} dealerships (dealership 1 holds ${BENCH.bigDealershipLeads.toLocaleString("en")}, the others ${BENCH.leadsPerDealership} each), 30% new.
+Machine: ${os.cpus().length} cores, shared with the load generator (autocannon) and whatever else runs; the load average before each run is recorded.
+`;
+
+function writeSection(key: "postgres" | "pglite", body: string): void {
+  const start = `<!-- ${key}:start -->`;
+  const end = `<!-- ${key}:end -->`;
+  let text = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : "";
+  if (!text.includes("<!-- postgres:start -->") || !text.includes("<!-- pglite:start -->")) {
+    text = `${HEAD}\n<!-- postgres:start -->\n(not run yet)\n<!-- postgres:end -->\n\n<!-- pglite:start -->\n(not run yet)\n<!-- pglite:end -->\n`;
+  }
+  const before = text.slice(0, text.indexOf(start) + start.length);
+  const after = text.slice(text.indexOf(end));
+  writeFileSync(RESULTS, `${before}\n${body}\n${after}`);
 }
 
 async function main(): Promise<void> {
   const only = process.argv[2];
-  const targets = (["pglite", "postgres"] as const).filter((t) => !only || t === only);
-  const sections: string[] = [];
-  for (const target of targets) {
-    const { rows, plans, notes } = await benchTarget(target);
-    sections.push(
-      `## ${target === "pglite" ? "PGlite (embedded, one connection)" : "PostgreSQL 15 server (pool of 10)"}\n\n${table(rows)}\n\n` +
-        `Data: ${notes.join("; ")}\n\n### Query plans (EXPLAIN ANALYZE)\n\n` +
-        plans.map(([name, plan]) => `**${name}**\n\n\`\`\`\n${plan}\n\`\`\``).join("\n\n"),
-    );
+  if (only && !["postgres", "pglite", "demo"].includes(only)) throw new Error(`unknown target ${only}: postgres, pglite or demo`);
+  console.log(`app: ${APP_DIR} (${appVersion()}); ${SECONDS} s per run; load average ${loadNow()}`);
+  if (only === "demo") {
+    console.log(await demoTarget());
+    return;
   }
-  const header = `# Leads benchmark\n\nRun: \`npm run bench\` (or \`npm run bench -- pglite\` / \`-- postgres\`), ${new Date().toISOString().slice(0, 16)} UTC, on this project's 2-core machine.\n` +
-    `Data: ${BENCH.totalLeads.toLocaleString("en")} leads over ${BENCH.dealerships} dealerships (one with ${BENCH.bigDealershipLeads.toLocaleString("en")}, the rest ${BENCH.leadsPerDealership} each), 30% new, made by \`bench/generate.ts\` with generate_series.\n` +
-    `Each scenario: autocannon, ${CONNECTIONS} connections, ${SECONDS} s, after a 1 s warm-up, against the real app (sessions, tenancy guard, JSON) on 127.0.0.1. Pages are the default 100 rows.\n`;
-  const file = path.join(HERE, only ? `RESULTS-${only}.md` : "RESULTS.md");
-  writeFileSync(file, `${header}\n${sections.join("\n\n")}\n`);
-  console.log(`\nwrote ${path.relative(process.cwd(), file)}`);
+  if (!only || only === "postgres") writeSection("postgres", await postgresTarget());
+  if (!only || only === "pglite") writeSection("pglite", await pgliteTarget());
+  console.log(`\nwrote ${path.relative(process.cwd(), RESULTS)}`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the servers`);
+    void stopAll().then(() => process.exit(1));
+  });
+}
+
+main().catch(async (error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  await stopAll();
+  process.exitCode = 1;
 });

@@ -1,0 +1,125 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+// The servers under test, each its own child process (so its CPU time and memory are its own): the app exactly as
+// `npm start` runs it (src/server/main.ts), and the floor server in either mode. Always stopped by the caller.
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const REPO = path.resolve(HERE, "..");
+const LOG_DIR = path.join(HERE, ".data", "logs");
+
+export interface RunningServer {
+  name: string;
+  pid: number;
+  base: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      child.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill("SIGTERM");
+    });
+}
+
+async function waitForHealth(base: string, child: ChildProcess, name: string, log: string): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} while starting; see ${log}`);
+    try {
+      const response = await fetch(`${base}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${name} did not answer /api/health within 3 minutes; see ${log}`);
+}
+
+function spawnLogged(name: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): { child: ChildProcess; log: string } {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const log = path.join(LOG_DIR, `${name}.log`);
+  const out = createWriteStream(log);
+  // `node` itself, not npm: the pid read for CPU and memory must be the server's.
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  child.stderr?.pipe(out);
+  return { child, log };
+}
+
+export interface AppOptions {
+  name: string;
+  /** The checkout whose app runs (BENCH_APP_DIR; this one by default). */
+  appDir: string;
+  env: Record<string, string>;
+  /** pino's request lines cost the app CPU as in production, but nobody reads them here. */
+  keepStdout?: boolean;
+}
+
+/** `node --import tsx src/server/main.ts` of appDir with the given environment, on a free port of 127.0.0.1. */
+export async function startApp(options: AppOptions): Promise<RunningServer & { stdout: () => string }> {
+  const port = await freePort();
+  const env = { HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "info", ...options.env };
+  const { child, log } = spawnLogged(options.name, ["src/server/main.ts"], env, options.appDir);
+  let stdout = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    // Keep the start-up lines (demo logins, errors), not the request log.
+    if (options.keepStdout && stdout.length < 100_000) stdout += chunk.toString();
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const stop = stopper(child);
+  try {
+    await waitForHealth(base, child, options.name, log);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { name: options.name, pid: child.pid!, base, stop, stdout: () => stdout };
+}
+
+/** bench/floor-server.ts in one mode, connected as application_name `name` (to find its PostgreSQL backends). */
+export async function startFloor(name: string, databaseUrl: string, mode: "unnamed" | "prepared"): Promise<RunningServer> {
+  const { child, log } = spawnLogged(name, [path.join(HERE, "floor-server.ts")], { FLOOR_DATABASE_URL: databaseUrl, FLOOR_MODE: mode, PORT: "0" }, REPO);
+  const stop = stopper(child);
+  const port = await new Promise<number>((resolve, reject) => {
+    let seen = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening (\d+)/.exec(seen);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code} while starting; see ${log}`)));
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { name, pid: child.pid!, base: `http://127.0.0.1:${port}`, stop };
+}
+
+/** A connection string naming its connections, so their backends can be told apart in pg_stat_activity. */
+export function withApplicationName(url: string, applicationName: string): string {
+  const u = new URL(url);
+  u.searchParams.set("application_name", applicationName);
+  return u.toString();
+}
