@@ -1,7 +1,8 @@
 import { BellOff, Mail, Users } from "lucide-react";
 import { ROLE_LABELS } from "../../shared/constants";
 import { fullName } from "../../shared/format";
-import type { DealershipMember, EmailSubscription, EmailTrigger } from "../../shared/schemas/team";
+import type { EmailSubscription, EmailTrigger } from "../../shared/schemas/responses/email-notifications";
+import type { DealershipMember } from "../../shared/schemas/responses/team";
 import { EmptyState } from "../components/page-header";
 import { Badge } from "../components/ui/badge";
 import { Card } from "../components/ui/card";

@@ -3,7 +3,7 @@ import { Clock, MailPlus, MoreHorizontal, RefreshCw, Shield, Trash2, UserMinus, 
 import { useState, type ReactNode } from "react";
 import { DEALERSHIP_ROLES, ROLE_LABELS, type DealershipRole } from "../../shared/constants";
 import { fullName } from "../../shared/format";
-import type { DealershipMember, Invitation } from "../../shared/schemas/team";
+import type { DealershipMember, Invitation } from "../../shared/schemas/responses/team";
 import { useAuth } from "../auth/auth-provider";
 import { EmptyState } from "../components/page-header";
 import {

@@ -1,10 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { DealershipRole } from "../../shared/constants";
-import type { DealershipMember, EmailSubscription, EmailTrigger, Invitation, InviteInput } from "../../shared/schemas/team";
+import type { MessageResponse } from "../../shared/schemas/responses/fields";
+import type { EmailSubscription, EmailTrigger } from "../../shared/schemas/responses/email-notifications";
+import type { DealershipMember, Invitation, MemberRemoved, MemberRoleChanged } from "../../shared/schemas/responses/team";
+import type { InviteInput } from "../../shared/schemas/team";
 import { api, serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 
-// Data of the admin panel (part 2 §2 Admin Panel, §7, §8). Keys are the paths they read (part 1 §7).
+// Data of the admin panel (part 2 §2 Admin Panel, §7, §8). Keys are the paths they read (part 1 §7); the answers'
+// types come from the response schemas (decision 053).
 
 export const membersKey = (dealershipId: string) => ["/api/dealerships", dealershipId, "users"] as const;
 export const invitesKey = (dealershipId: string) => ["/api/dealerships", dealershipId, "invites"] as const;
@@ -46,8 +50,8 @@ export function useResendInvitation(dealershipId: string) {
 
 export function useDeleteInvitation(dealershipId: string) {
   const queryClient = useQueryClient();
-  return useMutation<unknown, Error, Invitation>({
-    mutationFn: (invite) => api.delete(`/api/dealerships/${dealershipId}/invites/${invite.id}`),
+  return useMutation<MessageResponse, Error, Invitation>({
+    mutationFn: (invite) => api.delete<MessageResponse>(`/api/dealerships/${dealershipId}/invites/${invite.id}`),
     onSuccess: (_r, invite) => {
       void queryClient.invalidateQueries({ queryKey: invitesKey(dealershipId) });
       toast({ title: "Invitation Deleted", description: `The invitation for ${invite.email} was withdrawn.`, variant: "success" });
@@ -58,8 +62,8 @@ export function useDeleteInvitation(dealershipId: string) {
 
 export function useChangeRole(dealershipId: string) {
   const queryClient = useQueryClient();
-  return useMutation<unknown, Error, { userId: string; role: DealershipRole; name: string }>({
-    mutationFn: ({ userId, role }) => api.patch(`/api/dealerships/${dealershipId}/users/${userId}/role`, { role }),
+  return useMutation<MemberRoleChanged, Error, { userId: string; role: DealershipRole; name: string }>({
+    mutationFn: ({ userId, role }) => api.patch<MemberRoleChanged>(`/api/dealerships/${dealershipId}/users/${userId}/role`, { role }),
     onSuccess: (_r, { name }) => {
       // Everything role-dependent (including the signed-in user's own role) is read again.
       void queryClient.invalidateQueries({ queryKey: ["/api/dealerships", dealershipId] });
@@ -72,8 +76,8 @@ export function useChangeRole(dealershipId: string) {
 
 export function useRemoveUser(dealershipId: string) {
   const queryClient = useQueryClient();
-  return useMutation<{ returnedLeads: number }, Error, { userId: string; name: string }>({
-    mutationFn: ({ userId }) => api.delete<{ returnedLeads: number }>(`/api/dealerships/${dealershipId}/users/${userId}`),
+  return useMutation<MemberRemoved, Error, { userId: string; name: string }>({
+    mutationFn: ({ userId }) => api.delete<MemberRemoved>(`/api/dealerships/${dealershipId}/users/${userId}`),
     onSuccess: (result, { name }) => {
       // Their leads went back to New Leads: leads, metrics and members are all stale.
       void queryClient.invalidateQueries({ queryKey: ["/api/dealerships", dealershipId] });

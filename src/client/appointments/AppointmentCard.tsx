@@ -1,7 +1,7 @@
 import { CalendarClock, Mail, Phone, PhoneCall, Timer, UserRound, XCircle } from "lucide-react";
 import { APPOINTMENT_STATUSES, type AppointmentStatus } from "../../shared/constants";
 import { formatPhone, fullName } from "../../shared/format";
-import type { Appointment } from "../../shared/schemas/appointment";
+import type { Appointment } from "../../shared/schemas/responses/appointments";
 import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";

@@ -3,7 +3,7 @@ import { useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { APPOINTMENT_SKELETONS, type AppointmentStatus } from "../../shared/constants";
 import { addDays, isIsoDate, localToday } from "../../shared/dealership-clock";
-import type { Appointment } from "../../shared/schemas/appointment";
+import type { Appointment } from "../../shared/schemas/responses/appointments";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Calendar } from "../components/ui/calendar";

@@ -1,6 +1,7 @@
 import { CalendarSync, Check, Copy, ExternalLink, RefreshCw } from "lucide-react";
 import { useState } from "react";
-import type { CalendarFeedCreated, CalendarFeedScope } from "../../shared/schemas/appointment";
+import type { CalendarFeedScope } from "../../shared/schemas/appointment";
+import type { CalendarFeedCreated } from "../../shared/schemas/responses/appointments";
 import { Button } from "../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "../components/ui/dialog";
 import { Input } from "../components/ui/input";

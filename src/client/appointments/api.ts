@@ -1,11 +1,12 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { CACHE_TIMES, type AppointmentStatus } from "../../shared/constants";
-import type { Appointment, AppointmentDay, AppointmentInput, CalendarFeedCreated, CalendarFeedInfo, CalendarFeedScope } from "../../shared/schemas/appointment";
+import type { AppointmentInput, CalendarFeedScope } from "../../shared/schemas/appointment";
+import type { Appointment, AppointmentDay, CalendarFeedCreated, CalendarFeedInfo } from "../../shared/schemas/responses/appointments";
 import { api } from "../lib/api";
 
 // Data of the appointments area (spec part 1 §7 appointment calls, §9 freshness; decisions 021-023).
 // Keys are the paths they read: ["/api/dealerships", id, "appointments", "date=2026-11-22"] reads
-// /api/dealerships/{id}/appointments?date=2026-11-22.
+// /api/dealerships/{id}/appointments?date=2026-11-22. The answers' types come from the response schemas (decision 053).
 
 export const appointmentsRootKey = (dealershipId: string) => ["/api/dealerships", dealershipId, "appointments"] as const;
 export const dayAppointmentsKey = (dealershipId: string, date: string) => [...appointmentsRootKey(dealershipId), `date=${date}`] as const;

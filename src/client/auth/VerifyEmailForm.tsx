@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, MailCheck, RotateCw } from "lucide-react";
 import { ROLE_LABELS } from "../../shared/constants";
+import type { CurrentUser } from "../../shared/schemas/responses/auth";
 import { emailVerificationVerifySchema, type EmailVerificationVerifyInput } from "../../shared/schemas/team";
 import { Button } from "../components/ui/button";
 import { applyServerFieldErrors, FormField, useZodForm } from "../components/ui/form";
@@ -12,7 +13,6 @@ import { forgetSignedInData, useCompleteSignIn } from "./auth-provider";
 import { useSendCode } from "./invitation";
 import type { AuthModeProps } from "./modes";
 import { PasswordInput } from "./PasswordInput";
-import type { CurrentUser } from "./types";
 
 /** E-mail verification mode (part 1 §2.2, §4, §5, §8): the e-mailed code plus the profile completes sign-up. */
 export function VerifyEmailForm({ state, go }: AuthModeProps) {

@@ -2,13 +2,13 @@ import { useMutation, useQuery, useQueryClient, type QueryClient, type UseMutati
 import { createContext, useContext, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import type { LoginInput, RegisterInput } from "../../shared/schemas/auth";
+import type { CurrentUser } from "../../shared/schemas/responses/auth";
 import { api, apiRequest, errorStatus, serverMessage } from "../lib/api";
 import { beginSignOut } from "../lib/query-client";
 import { isDealershipSpecificKey } from "../lib/query-key";
 import { toast } from "../lib/toast";
 import { DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY, USER_KEY } from "./keys";
 import { clearPersonalStorage, takeRedirectPath } from "./session-storage";
-import type { CurrentUser } from "./types";
 
 // Authentication state and actions (part 1 §4, §7, §8). Wrap the app in <AuthProvider>; read it with useAuth().
 

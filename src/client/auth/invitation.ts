@@ -2,20 +2,21 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { api, errorStatus, serverMessage } from "../lib/api";
 import { dismissToast, toast } from "../lib/toast";
-import type { AuthModeProps, AuthState, Invitation, SignUpDraft } from "./modes";
+import type { InviteLookup } from "../../shared/schemas/responses/team";
+import type { AuthModeProps, AuthState, SignUpDraft } from "./modes";
 
 // Joining by invitation on /auth (part 1 §2.2, §4, §7, §8; decisions 030-033):
 //   Sign Up → "Check Invitation" (GET /api/invites/email/{email}) → register mode "You've been invited to join …"
 //   → Create Account asks for a code (POST /api/auth/email-verification/request) → e-mail verification mode
 //   → Complete Registration (POST /api/auth/email-verification/verify) → signed in.
 
-export function fetchInvitation(email: string): Promise<Invitation> {
-  return api.get<Invitation>(`/api/invites/email/${encodeURIComponent(email)}`);
+export function fetchInvitation(email: string): Promise<InviteLookup> {
+  return api.get<InviteLookup>(`/api/invites/email/${encodeURIComponent(email)}`);
 }
 
 /** "Check Invitation" on the login screen. */
 export function useInvitationCheck(go: AuthModeProps["go"]): { check: (email: string) => void; isChecking: boolean } {
-  const mutation = useMutation<Invitation, Error, string>({
+  const mutation = useMutation<InviteLookup, Error, string>({
     mutationFn: fetchInvitation,
     meta: { allowUnauthorized: true },
     onSuccess: (invitation, email) => {

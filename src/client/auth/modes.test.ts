@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pickCurrentDealership } from "../dealerships/dealership-context";
-import type { DealershipSummary } from "../dealerships/types";
+import type { DealershipSummary } from "../../shared/schemas/responses/auth";
 import { initialAuthState } from "./modes";
 
 describe("the /auth screen's starting state (part 1 §2.2)", () => {

@@ -1,15 +1,10 @@
-import type { DealershipRole } from "../../shared/constants";
+import type { InviteLookup } from "../../shared/schemas/responses/team";
 
 // The /auth screen's modes (part 1 §2.2). AuthPage keeps one AuthState and renders the component of its mode
 // (see auth-modes.tsx). The team area adds the e-mail verification mode (and two-factor) by adding a mode name here
 // and a component there; the invitation check lives in invitation.ts.
 
 export type AuthMode = "login" | "register" | "verify";
-
-export interface Invitation {
-  dealershipName: string;
-  role: DealershipRole;
-}
 
 export interface AuthState {
   mode: AuthMode;
@@ -18,7 +13,7 @@ export interface AuthState {
   /** The e-mail came from a link: shown locked, and the "Already have an account? Login" link is hidden. */
   emailLocked: boolean;
   /** Set when the e-mail has a pending invitation (team area). */
-  invitation: Invitation | null;
+  invitation: InviteLookup | null;
   /** What the invitee typed in register mode, carried into the e-mail verification mode and back (team area). */
   draft?: SignUpDraft;
 }

@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { CACHE_TIMES } from "../../shared/constants";
+import type { PlatformAdminStatus } from "../../shared/schemas/responses/auth";
 import { errorStatus } from "../lib/api";
 import { useAuth } from "./auth-provider";
 import { PLATFORM_ADMIN_STATUS_KEY } from "./keys";
-import type { PlatformAdminStatus } from "./types";
 
 const MAX_RETRIES = 3;
 

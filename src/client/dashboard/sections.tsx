@@ -1,9 +1,9 @@
 import type { ComponentType } from "react";
 import type { DealershipRole } from "../../shared/constants";
+import type { DealershipSummary } from "../../shared/schemas/responses/auth";
 import { UpcomingAppointments } from "../appointments/UpcomingAppointments";
 import { MetricCards } from "./MetricCards";
 import { RecentLeads } from "./RecentLeads";
-import type { DealershipSummary } from "../dealerships/types";
 
 // The dashboard's sections, top to bottom (part 1 §2.3). Each area adds its own with one line, e.g.
 //   { key: "metrics", Component: DashboardMetrics, span: "full" },

@@ -2,13 +2,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, type ReactNode } from "react";
 import { CACHE_TIMES, type DealershipRole } from "../../shared/constants";
 import { can, type Capability } from "../../shared/permissions";
+import type { CurrentDealership, CurrentUser, DealershipSummary, MemberRole } from "../../shared/schemas/responses/auth";
 import { useAuth } from "../auth/auth-provider";
 import { DEALERSHIPS_KEY, USER_KEY } from "../auth/keys";
-import type { CurrentUser } from "../auth/types";
 import { api, serverMessage } from "../lib/api";
 import { isDealershipSpecificKey } from "../lib/query-key";
 import { toast } from "../lib/toast";
-import type { DealershipSummary } from "./types";
 
 // The current dealership (part 1 §1): user.currentDealershipId when it is in the user's list, otherwise the first.
 // Every dealership-scoped query key starts ["/api/dealerships", dealership.id, ...] so switching can drop them.
@@ -41,7 +40,7 @@ export function DealershipProvider({ children }: { children: ReactNode }) {
   });
 
   const switchMutation = useMutation({
-    mutationFn: (dealershipId: string) => api.post<{ currentDealershipId: string }>("/api/user/current-dealership", { dealershipId }),
+    mutationFn: (dealershipId: string) => api.post<CurrentDealership>("/api/user/current-dealership", { dealershipId }),
     onSuccess: ({ currentDealershipId }) => {
       queryClient.removeQueries({ predicate: (query) => isDealershipSpecificKey(query.queryKey) });
       queryClient.setQueryData<CurrentUser | null>(USER_KEY, (old) => (old ? { ...old, currentDealershipId } : old));
@@ -76,7 +75,7 @@ export function useCurrentDealership(): DealershipContextValue {
 export function useRole(): { role: DealershipRole | null; isLoading: boolean } {
   const { user } = useAuth();
   const { dealership } = useCurrentDealership();
-  const query = useQuery<{ role: DealershipRole }>({
+  const query = useQuery<MemberRole>({
     queryKey: ["/api/dealerships", dealership?.id, "users", user?.id, "role"],
     enabled: Boolean(user && dealership),
     staleTime: CACHE_TIMES.dealershipsStale,

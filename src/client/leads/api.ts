@@ -1,12 +1,14 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { CACHE_TIMES, type LeadStatus } from "../../shared/constants";
 import type { CreateLeadInput, DealershipMetrics, Lead, UpdateLeadInput } from "../../shared/schemas/lead";
-import type { DealershipMember } from "../../shared/schemas/team";
+import type { MessageResponse } from "../../shared/schemas/responses/fields";
+import type { DealershipMember } from "../../shared/schemas/responses/team";
 import { api, apiRequest } from "../lib/api";
 import { pathFromQueryKey } from "../lib/query-key";
 
 // Data of the leads area (spec part 1 §7 leads and metrics calls, §9 freshness; decisions 010-015). Keys are the paths
-// they read: ["/api/dealerships", id, "leads", "type=new"] reads /api/dealerships/{id}/leads?type=new.
+// they read: ["/api/dealerships", id, "leads", "type=new"] reads /api/dealerships/{id}/leads?type=new. The answers'
+// types come from the response schemas (decision 053).
 
 export type LeadListType = "new" | "my" | "all";
 
@@ -174,8 +176,8 @@ export function useClaimLead(dealershipId: string) {
 /** Delete: the row stays (faded) until the server answers, then leaves every list. */
 export function useDeleteLead(dealershipId: string) {
   const queryClient = useQueryClient();
-  return useMutation<{ message: string }, Error, string>({
-    mutationFn: (leadId) => api.delete<{ message: string }>(`/api/leads/${leadId}`),
+  return useMutation<MessageResponse, Error, string>({
+    mutationFn: (leadId) => api.delete<MessageResponse>(`/api/leads/${leadId}`),
     onSuccess: (_data, leadId) => {
       removeFromLists(queryClient, dealershipId, leadId);
       queryClient.removeQueries({ queryKey: leadKey(leadId) });
@@ -207,10 +209,10 @@ export function useUpdateLeadStatus(dealershipId: string) {
 }
 
 export function useSendReminder(dealershipId: string | undefined) {
-  return useMutation<{ message: string }, Error, void>({
+  return useMutation<MessageResponse, Error, void>({
     mutationFn: async () => {
       if (!dealershipId) throw new Error("No dealership selected");
-      return api.post<{ message: string }>(`/api/dealerships/${dealershipId}/leads/remind-unattended`);
+      return api.post<MessageResponse>(`/api/dealerships/${dealershipId}/leads/remind-unattended`);
     },
   });
 }

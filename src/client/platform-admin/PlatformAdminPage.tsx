@@ -10,20 +10,12 @@ import { Skeleton } from "../components/ui/skeleton";
 import { FullScreenSpinner } from "../components/ui/spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
 import { ROLE_LABELS } from "../../shared/constants";
+import type { PlatformOverview } from "../../shared/schemas/responses/platform";
 import { usePlatformAdminStatus } from "../auth/use-platform-admin";
 import { errorStatus } from "../lib/api";
 import { toast } from "../lib/toast";
 
 // Platform administration (part 2 §2). The Overview tab; further tabs (Dealerships, Users) are added as Tabs entries.
-
-export interface PlatformOverview {
-  totalDealerships: number;
-  totalUsers: number;
-  totalLeads: number;
-  totalAppointments: number;
-  totalTestDrives: number;
-  totalEmailsSent: number;
-}
 
 const OVERVIEW_KEY = ["/api/platform/overview"] as const;
 const OVERVIEW_RETRIES = 2;
