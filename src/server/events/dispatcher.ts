@@ -53,44 +53,60 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
     for (const handler of handlers) await handler(tx, event);
   }
 
+  const pendingEvents = (tx: Tx, id?: number) =>
+    tx
+      .select()
+      .from(domainEvents)
+      .where(
+        and(
+          isNull(domainEvents.dispatchedAt),
+          lt(domainEvents.failures, MAX_DISPATCH_FAILURES),
+          id === undefined ? undefined : eq(domainEvents.id, id),
+        ),
+      )
+      .orderBy(asc(domainEvents.id));
+
   /**
-   * Dispatches up to `limit` pending events in one transaction (a busy dealership's claims share one commit). When a
-   * handler fails, the batch rolls back and its events go one by one, so one bad event cannot hold up the others.
-   * Answers how many events were taken.
+   * Dispatches up to BATCH pending events in one transaction (a busy dealership's claims share one commit). When a
+   * handler fails, the batch rolls back and its events go one by one, so one bad event cannot hold up the others; the
+   * bad one counts a failure and waits for the next sweep. Answers whether to go on at once.
    */
-  async function dispatchBatch(limit: number): Promise<number> {
-    let failedAt: number | null = null;
+  async function dispatchBatch(): Promise<boolean> {
+    let taken: number[] = [];
     try {
       return await db.transaction(async (tx) => {
-        const rows = await tx
-          .select()
-          .from(domainEvents)
-          .where(and(isNull(domainEvents.dispatchedAt), lt(domainEvents.failures, MAX_DISPATCH_FAILURES)))
-          .orderBy(asc(domainEvents.id))
-          .limit(limit)
-          .for("update", { skipLocked: true });
-        for (const row of rows) {
-          failedAt = row.id;
-          await runHandlers(tx, row);
-        }
-        failedAt = null;
-        if (rows.length) await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(inArray(domainEvents.id, rows.map((r) => r.id)));
-        return rows.length;
+        const rows = await pendingEvents(tx).limit(BATCH).for("update", { skipLocked: true });
+        taken = rows.map((r) => r.id);
+        for (const row of rows) await runHandlers(tx, row);
+        if (rows.length) await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(inArray(domainEvents.id, taken));
+        return rows.length === BATCH;
       });
     } catch (error) {
-      if (failedAt === null) throw error;
-      if (limit > 1) return dispatchBatch(1);
-      logger.error({ err: error, eventId: failedAt }, "event dispatch failed");
+      if (taken.length === 0) throw error;
+      for (const id of taken) await dispatchAlone(id);
+      return false;
+    }
+  }
+
+  async function dispatchAlone(id: number): Promise<void> {
+    try {
+      await db.transaction(async (tx) => {
+        const [row] = await pendingEvents(tx, id).for("update", { skipLocked: true });
+        if (!row) return;
+        await runHandlers(tx, row);
+        await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(eq(domainEvents.id, id));
+      });
+    } catch (error) {
+      logger.error({ err: error, eventId: id }, "event dispatch failed");
       await db
         .update(domainEvents)
         .set({ failures: sql`${domainEvents.failures} + 1`, lastError: error instanceof Error ? error.message.slice(0, 500) : "failed" })
-        .where(eq(domainEvents.id, failedAt));
-      return 1;
+        .where(eq(domainEvents.id, id));
     }
   }
 
   async function drainPending(): Promise<void> {
-    for (let round = 0; round < 20 && !closed; round++) if ((await dispatchBatch(BATCH)) === 0) return;
+    for (let round = 0; round < 20 && !closed; round++) if (!(await dispatchBatch())) return;
     again = true; // a long backlog: go round again without holding the loop forever
   }
 

@@ -1,0 +1,150 @@
+import { eq, sql } from "drizzle-orm";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, signIn, TEST_MAIL_RETRY, type TestApp } from "../../../tests/helpers/test-app";
+import { deliverMail } from "../../../tests/helpers/deliver-mail";
+import type { DomainEvent } from "../../shared/events";
+import { buildApp } from "../app";
+import { testConfig } from "../config";
+import { makeDealership, makeUser } from "../db/factories";
+import { domainEvents } from "../db/schema/events";
+import { emailsLog } from "../db/schema/notifications";
+import { createMailer } from "../mail/mailer";
+import { MAX_DISPATCH_FAILURES } from "./dispatcher";
+import { publish } from "./outbox";
+
+// The outbox (decision 051): an event commits with its change or not at all, and a committed event's e-mail goes out
+// even when the process that wrote it stopped before dispatching it.
+
+let t: TestApp;
+let dealershipId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  dealershipId = (await makeDealership(t.db, { name: "Outbox Motors" })).id;
+});
+afterAll(() => t.close());
+
+const leadEvent = (firstName: string): DomainEvent => ({
+  type: "lead.created",
+  dealershipId,
+  actorId: null,
+  payload: {
+    lead: { id: `lead-${firstName}`, firstName, lastName: "Buyer", email: null, phone: null, description: null, status: "new", claimedBy: null },
+  },
+});
+
+async function eventsNamed(firstName: string) {
+  return t.db.select().from(domainEvents).where(sql`${domainEvents.payload}->'lead'->>'firstName' = ${firstName}`);
+}
+
+async function subscribeManagerToNewLeads(app: TestApp["app"], db: TestApp["db"], email: string) {
+  const manager = await makeUser(db, { email, memberships: [{ dealershipId, role: "management" }] });
+  const agent = await signIn(app, manager);
+  const triggers = (await agent.get(`/api/dealerships/${dealershipId}/email-notifications/triggers`)).json() as Array<{ id: string; name: string }>;
+  const trigger = triggers.find((x) => x.name === "lead_created")!;
+  const subscribed = await agent.post(`/api/dealerships/${dealershipId}/email-notifications/subscriptions`, {
+    userId: manager.id,
+    triggerId: trigger.id,
+    isSubscribed: true,
+  });
+  expect(subscribed.statusCode).toBe(200);
+  return { manager, agent };
+}
+
+describe("publishing", () => {
+  it("writes nothing when the change's transaction rolls back", async () => {
+    const heard: number[] = [];
+    const stop = t.app.events.listen((event) => heard.push(event.id));
+    await expect(
+      t.db.transaction(async (tx) => {
+        await publish(tx, leadEvent("Rolledback"));
+        throw new Error("the change failed");
+      }),
+    ).rejects.toThrow("the change failed");
+    await t.app.events.flush();
+    stop();
+    expect(await eventsNamed("Rolledback")).toEqual([]);
+    expect(heard).toEqual([]);
+  });
+
+  it("refuses an event whose payload does not fit its schema, so nothing malformed reaches a subscriber", async () => {
+    const bad = { ...leadEvent("Malformed"), payload: { lead: { id: 1 } } } as unknown as DomainEvent;
+    await expect(t.db.transaction((tx) => publish(tx, bad))).rejects.toThrow();
+    expect(await eventsNamed("Malformed")).toEqual([]);
+  });
+
+  it("runs each committed event's handlers once and lets every listener of the process hear it", async () => {
+    const heard: string[] = [];
+    const stop = t.app.events.listen((event) => {
+      if (event.type === "lead.created") heard.push(event.payload.lead.firstName);
+    });
+    await t.db.transaction((tx) => publish(tx, leadEvent("Committed")));
+    await t.app.events.flush();
+    await t.app.events.flush();
+    const [row] = await eventsNamed("Committed");
+    expect(row?.dispatchedAt).toBeInstanceOf(Date);
+    // The listener is called from the NOTIFY; give the notification its turn of the event loop.
+    await expect.poll(() => heard, { timeout: 5000 }).toEqual(["Committed"]);
+    stop();
+  });
+});
+
+describe("a process stopped after the commit", () => {
+  it("leaves the event pending, and the next process sends its e-mail", async () => {
+    await subscribeManagerToNewLeads(t.app, t.db, "outbox.boss@example.com");
+    const desk = await makeUser(t.db, { memberships: [{ dealershipId, role: "frontDesk" }] });
+    const deskAgent = await signIn(t.app, desk);
+
+    // The first process stops dispatching (as if killed) right after the lead and its event commit.
+    await t.app.events.close();
+    const created = await deskAgent.post(`/api/dealerships/${dealershipId}/leads`, { firstName: "Kept", lastName: "Afterkill" });
+    expect(created.statusCode).toBe(201);
+    await t.app.mailer.drain();
+    const [pending] = await eventsNamed("Kept");
+    expect(pending?.dispatchedAt).toBeNull();
+    const mailFor = () => t.db.select().from(emailsLog).where(eq(emailsLog.to, "outbox.boss@example.com"));
+    expect(await mailFor()).toEqual([]);
+
+    // A new process on the same database picks it up when it starts.
+    const config = testConfig();
+    const mailer = createMailer({ database: t.database, logger: pino({ level: "silent" }), from: config.mailFrom, retry: TEST_MAIL_RETRY, closeDrainMs: 0 });
+    const next = await buildApp({ config, database: t.database, mailer });
+    try {
+      await next.mailer.start();
+      await next.ready();
+      await deliverMail(next);
+      const mails = await mailFor();
+      expect(mails.map((m) => [m.emailType, m.status])).toEqual([["lead_created", "sent"]]);
+      expect(mails[0]?.subject).toContain("New Lead: Kept Afterkill");
+      expect((await eventsNamed("Kept"))[0]?.dispatchedAt).toBeInstanceOf(Date);
+    } finally {
+      await next.close();
+      await t.app.events.start();
+    }
+  });
+});
+
+describe("a handler that fails", () => {
+  it("is retried, then set aside with its error after a few tries, without holding up later events", async () => {
+    let calls = 0;
+    t.app.events.handle(async (_tx, event) => {
+      if (event.type === "lead.created" && event.payload.lead.firstName === "Poison") {
+        calls++;
+        throw new Error("handler broke");
+      }
+    });
+    await t.db.transaction(async (tx) => {
+      await publish(tx, leadEvent("Poison"));
+      await publish(tx, leadEvent("Healthy"));
+    });
+    for (let i = 0; i < MAX_DISPATCH_FAILURES + 2; i++) await t.app.events.flush();
+    const [poison] = await eventsNamed("Poison");
+    const [healthy] = await eventsNamed("Healthy");
+    expect(healthy?.dispatchedAt).toBeInstanceOf(Date);
+    expect(poison?.dispatchedAt).toBeNull();
+    expect(poison?.failures).toBe(MAX_DISPATCH_FAILURES);
+    expect(poison?.lastError).toBe("handler broke");
+    expect(calls).toBeGreaterThanOrEqual(MAX_DISPATCH_FAILURES);
+  });
+});
