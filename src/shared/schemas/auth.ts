@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH, VERIFICATION_CODE_LENGTH } from "../constants";
+import { newPasswordField, normalizePassword, refuseEmailAsPassword } from "./password";
 
 // Request schemas of sign-in and registration (part 1 §5). The forms and the server use these same objects.
 
@@ -14,7 +15,9 @@ export type LoginInput = z.infer<typeof loginSchema>;
 
 const nameField = (message: string) => z.string().trim().min(1, { message }).max(100);
 
-const passwordsMatch = <T extends { password: string; confirmPassword: string }>(v: T) => v.password === v.confirmPassword;
+// Compared after NFC, as the server stores it (decision 009).
+const passwordsMatch = <T extends { password: string; confirmPassword: string }>(v: T) =>
+  normalizePassword(v.password) === normalizePassword(v.confirmPassword);
 const passwordsMismatch = { message: "Passwords don't match", path: ["confirmPassword"] };
 
 export const registerSchema = z
@@ -23,11 +26,13 @@ export const registerSchema = z
     lastName: nameField("Last name is required"),
     email: emailField,
     phone: z.string().trim().max(30).optional().or(z.literal("")),
-    password: z.string().min(PASSWORD_MIN_LENGTH, { message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` }).max(200),
+    // A new password: the shared policy here, the common-password list on the server (decision 009).
+    password: newPasswordField,
     confirmPassword: z.string(),
     dealershipName: z.string().trim().min(1, { message: "Dealership name is required" }).max(200),
   })
-  .refine(passwordsMatch, passwordsMismatch);
+  .refine(passwordsMatch, passwordsMismatch)
+  .superRefine(refuseEmailAsPassword);
 export type RegisterInput = z.infer<typeof registerSchema>;
 
 export const invitationCheckSchema = z.object({

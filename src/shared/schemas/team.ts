@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEALERSHIP_ROLES, PASSWORD_MIN_LENGTH } from "../constants";
 import { emailField, verificationCodeSchema } from "./auth";
+import { normalizePassword, PASSWORD_MAX_LENGTH, PASSWORD_TOO_SHORT } from "./password";
 
 // Request schemas of the team area: invitations, sign-up by e-mail code, members, e-mail notifications
 // (part 1 §5, part 2 §5). The forms and the server use these same objects.
@@ -41,10 +42,17 @@ export const emailVerificationRequestSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email({ message: "Please enter a valid email address" })),
 });
 
+/**
+ * The invitee's new password, or the current password of an account the e-mail already has (decision 033): only
+ * the length is judged here. The server applies the whole new-password policy when it creates the account
+ * (decision 009), and the form shows its field error.
+ */
 const passwordField = z
   .string()
-  .min(PASSWORD_MIN_LENGTH, { message: `Password must be at least ${PASSWORD_MIN_LENGTH} characters` })
-  .max(200);
+  .min(PASSWORD_MIN_LENGTH, { message: PASSWORD_TOO_SHORT })
+  .max(PASSWORD_MAX_LENGTH);
+const passwordsMatch = (v: { password: string; confirmPassword: string }) =>
+  normalizePassword(v.password) === normalizePassword(v.confirmPassword);
 
 /** Part 1 §5: e-mail verification completion. */
 export const emailVerificationVerifySchema = z
@@ -58,7 +66,7 @@ export const emailVerificationVerifySchema = z
     password: passwordField,
     confirmPassword: z.string(),
   })
-  .refine((v) => v.password === v.confirmPassword, { message: "Passwords don't match", path: ["confirmPassword"] });
+  .refine(passwordsMatch, { message: "Passwords don't match", path: ["confirmPassword"] });
 export type EmailVerificationVerifyInput = z.infer<typeof emailVerificationVerifySchema>;
 
 /**
@@ -75,7 +83,7 @@ export const invitedRegisterSchema = z
     confirmPassword: z.string(),
     code: z.string({ message: "Enter the 6-digit code sent to your email to accept the invitation" }).pipe(verificationCodeSchema),
   })
-  .refine((v) => v.password === v.confirmPassword, { message: "Passwords don't match", path: ["confirmPassword"] });
+  .refine(passwordsMatch, { message: "Passwords don't match", path: ["confirmPassword"] });
 
 /** Shapes the client reads. */
 export interface InviteLookup {
