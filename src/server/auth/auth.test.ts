@@ -73,6 +73,39 @@ describe("registration", () => {
     expect(await t.db.select().from(users).where(eq(users.email, "x@example.com"))).toHaveLength(0);
   });
 
+  it("refuses 123456, password, six spaces and the e-mail itself as a new password, naming the field", async () => {
+    const email = "pat.rivera@example.com";
+    for (const password of ["123456", "password", "Password", "      ", email, "PAT.RIVERA@example.com", "pat.rivera"]) {
+      const response = await anonymous(t.app).post("/api/register", { ...registration(email), password, confirmPassword: password });
+      expect(response.statusCode, password).toBe(400);
+      expect(Object.keys(response.json().fields), password).toEqual(["password"]);
+    }
+    const common = await anonymous(t.app).post("/api/register", { ...registration(email), password: "123456", confirmPassword: "123456" });
+    expect(common.json().fields.password).toBe("This password is too common. Choose a less guessable one.");
+    expect(await t.db.select().from(users).where(eq(users.email, email))).toHaveLength(0);
+  });
+
+  it("signs in with a password typed decomposed (NFD) to an account registered with its composed (NFC) form", async () => {
+    const composed = "Crème brûlée 7".normalize("NFC");
+    const decomposed = composed.normalize("NFD");
+    expect(decomposed).not.toBe(composed);
+    const registered = await anonymous(t.app).post("/api/register", {
+      ...registration("unicode@example.com"),
+      password: composed,
+      confirmPassword: composed,
+    });
+    expect(registered.statusCode).toBe(201);
+    const login = await anonymous(t.app).post("/api/login", { email: "unicode@example.com", password: decomposed });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it("still signs in a demo user whose password predates the policy", async () => {
+    const demo = await makeUser(t.db, { email: "legacy@demo.showroom", password: "showroom123" });
+    expect((await anonymous(t.app).post("/api/login", { email: demo.email, password: "showroom123" })).statusCode).toBe(200);
+    const common = await makeUser(t.db, { email: "legacy-common@example.com", password: "123456" });
+    expect((await anonymous(t.app).post("/api/login", { email: common.email, password: "123456" })).statusCode).toBe(200);
+  });
+
   it("makes a PLATFORM_ADMIN_EMAILS user a platform admin when they register", async () => {
     const response = await anonymous(t.app).post("/api/register", registration("boss@example.com"));
     const status = await t.app.inject({ method: "GET", url: "/api/user/platform-admin-status", headers: { cookie: cookieOf(response) } });
@@ -168,6 +201,91 @@ describe("login and logout", () => {
     expect(fromAttacker.statusCode).toBe(429);
     const fromElsewhere = await attempt(user.email, "198.51.100.7", "rightpass");
     expect(fromElsewhere.statusCode).toBe(200);
+  });
+
+  it("lets at most 5 of 100 concurrent wrong passwords for one account reach the password check", async () => {
+    const user = await makeUser(t.db, { password: "rightpass" });
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        t.app.inject({ method: "POST", url: "/api/login", remoteAddress: `192.0.2.${i}`, payload: { email: user.email, password: `wrong-${i}` } }),
+      ),
+    );
+    const checked = answers.filter((a) => a.statusCode === 401);
+    const refused = answers.filter((a) => a.statusCode === 429);
+    expect(checked.length).toBeGreaterThan(0);
+    expect(checked.length).toBeLessThanOrEqual(THROTTLE.maxAccountFailures);
+    expect(refused.length).toBe(100 - checked.length);
+    expect(refused[0]!.json()).toEqual({ message: "Too many failed sign-in attempts. Please try again later." });
+    expect(Number(refused[0]!.headers["retry-after"])).toBeGreaterThan(0);
+  });
+
+  it("does not sign in a right password sent in a burst of wrong ones once the account is blocked", async () => {
+    const user = await makeUser(t.db, { password: "rightpass" });
+    // The right password goes out in the middle of the burst, long after the first 5 attempts were counted.
+    const passwords = Array.from({ length: 100 }, (_, i) => (i === 50 ? "rightpass" : `wrong-${i}`));
+    const answers = await Promise.all(
+      passwords.map((password) =>
+        t.app.inject({ method: "POST", url: "/api/login", remoteAddress: "192.0.2.200", payload: { email: user.email, password } }),
+      ),
+    );
+    expect(answers[50]!.statusCode).toBe(429);
+    expect(answers[50]!.headers["set-cookie"]).toBeUndefined();
+    expect(answers.filter((a) => a.statusCode === 200)).toEqual([]);
+  });
+
+  it("answers every one of a burst of right and wrong passwords for one account, none with an error", async () => {
+    const user = await makeUser(t.db, { password: "rightpass" });
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        t.app.inject({
+          method: "POST",
+          url: "/api/login",
+          remoteAddress: "192.0.2.204",
+          payload: { email: user.email, password: i % 2 ? "rightpass" : `wrong-${i}` },
+        }),
+      ),
+    );
+    expect(answers.filter((a) => ![200, 401, 429].includes(a.statusCode))).toEqual([]);
+  });
+
+  it("lets at most 30 of 300 concurrent sign-ins from one address reach the password check", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        t.app.inject({ method: "POST", url: "/api/login", remoteAddress: "203.0.113.77", payload: { email: `many${i}@example.com`, password: "badpass1" } }),
+      ),
+    );
+    const checked = answers.filter((a) => a.statusCode === 401).length;
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThanOrEqual(THROTTLE.maxAddressFailures);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(300 - checked);
+  });
+
+  it("forgets an account's failures when its password is then typed right", async () => {
+    const user = await makeUser(t.db, { password: "rightpass" });
+    const login = (password: string) =>
+      t.app.inject({ method: "POST", url: "/api/login", remoteAddress: "192.0.2.201", payload: { email: user.email, password } });
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < THROTTLE.maxAccountFailures - 1; i++) expect((await login("typo-pass")).statusCode).toBe(401);
+      expect((await login("rightpass")).statusCode).toBe(200);
+    }
+  });
+
+  it("counts only failures against an address: staff signing in all day do not block it", async () => {
+    const user = await makeUser(t.db, { password: "rightpass" });
+    const login = (password: string) =>
+      t.app.inject({ method: "POST", url: "/api/login", remoteAddress: "192.0.2.202", payload: { email: user.email, password } });
+    for (let i = 0; i < THROTTLE.maxAddressFailures + 5; i++) expect((await login("rightpass")).statusCode).toBe(200);
+  });
+
+  it("does not count attempts on a blocked account against the address they come from", async () => {
+    const blocked = await makeUser(t.db, { password: "rightpass" });
+    const colleague = await makeUser(t.db, { password: "rightpass" });
+    const login = (email: string, password: string) =>
+      t.app.inject({ method: "POST", url: "/api/login", remoteAddress: "192.0.2.203", payload: { email, password } });
+    for (let i = 0; i < THROTTLE.maxAccountFailures; i++) await login(blocked.email, "typo-pass");
+    // A locked-out user pressing Sign in again and again, well past the address limit.
+    for (let i = 0; i < THROTTLE.maxAddressFailures + 5; i++) expect((await login(blocked.email, "rightpass")).statusCode).toBe(429);
+    expect((await login(colleague.email, "rightpass")).statusCode).toBe(200);
   });
 
   it("refuses a write from another origin", async () => {

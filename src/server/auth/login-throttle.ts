@@ -1,10 +1,10 @@
-import { eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { loginAttempts } from "../db/schema/users";
-import { HttpError } from "../http/errors";
+import type { Db, Tx } from "../db/client";
+import { countAttempt, giveBackAttempts, tooManyAttempts, type CounterRule } from "./attempt-counter";
 
-// Failed sign-ins are counted per account and per client address in PostgreSQL, so every app process
-// sees the same counts (decision 004). A block is temporary: the real user gets back in after it.
+// Sign-in attempts are counted per account and per client address in PostgreSQL, so every app process sees the
+// same counts (decisions 004, 007). The attempt is counted before its password is checked, in one statement, so
+// of any number of concurrent guesses at most the limit ever reach argon2. A block is temporary: the real user
+// gets back in after it.
 export const THROTTLE = {
   windowMs: 15 * 60_000,
   blockMs: 15 * 60_000,
@@ -12,52 +12,42 @@ export const THROTTLE = {
   maxAddressFailures: 30,
 } as const;
 
-const accountKey = (email: string) => `account:${email.toLowerCase()}`;
+export const TOO_MANY_SIGN_INS = "Too many failed sign-in attempts. Please try again later.";
+
+const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
 const addressKey = (ip: string) => `address:${ip}`;
 
-/** Throws 429 with Retry-After when the account or the address is blocked. */
-export async function assertNotThrottled(db: Db, email: string, ip: string): Promise<void> {
-  const rows = await db
-    .select({ blockedUntil: loginAttempts.blockedUntil })
-    .from(loginAttempts)
-    .where(sql`${loginAttempts.key} in (${accountKey(email)}, ${addressKey(ip)}) and ${loginAttempts.blockedUntil} > now()`);
-  const until = Math.max(0, ...rows.map((r) => r.blockedUntil?.getTime() ?? 0));
-  if (until > Date.now()) {
-    const retryAfter = Math.ceil((until - Date.now()) / 1000);
-    throw new HttpError(429, "Too many failed sign-in attempts. Please try again later.", undefined, {
-      "retry-after": String(retryAfter),
-    });
-  }
+function rules(email: string, ip: string): CounterRule[] {
+  const { windowMs, blockMs } = THROTTLE;
+  // Account before address, always: the statement locks the rows in this order.
+  return [
+    { key: accountKey(email), limit: THROTTLE.maxAccountFailures, windowMs, blockMs },
+    { key: addressKey(ip), limit: THROTTLE.maxAddressFailures, windowMs, blockMs },
+  ];
 }
 
-async function countFailure(db: Db, key: string, max: number): Promise<void> {
-  const windowStartsAfter = new Date(Date.now() - THROTTLE.windowMs);
-  // One statement: concurrent failures from several processes cannot lose counts.
-  const [row] = await db
-    .insert(loginAttempts)
-    .values({ key, failures: 1 })
-    .onConflictDoUpdate({
-      target: loginAttempts.key,
-      set: {
-        failures: sql`case when ${loginAttempts.windowStart} < ${windowStartsAfter} then 1 else ${loginAttempts.failures} + 1 end`,
-        windowStart: sql`case when ${loginAttempts.windowStart} < ${windowStartsAfter} then now() else ${loginAttempts.windowStart} end`,
-      },
-    })
-    .returning({ failures: loginAttempts.failures });
-  if (row && row.failures >= max) {
-    await db
-      .update(loginAttempts)
-      .set({ failures: 0, windowStart: new Date(), blockedUntil: new Date(Date.now() + THROTTLE.blockMs) })
-      .where(eq(loginAttempts.key, key));
-  }
+/** An attempt that was counted and may now have its password checked. */
+export interface SignInAttempt {
+  email: string;
+  ip: string;
+  /** The account count this attempt got: a success forgets the attempts up to it. */
+  accountCount: number;
 }
 
-export async function recordFailedLogin(db: Db, email: string, ip: string): Promise<void> {
-  await countFailure(db, accountKey(email), THROTTLE.maxAccountFailures);
-  await countFailure(db, addressKey(ip), THROTTLE.maxAddressFailures);
+/** Counts a sign-in attempt before its password is checked; throws 429 with Retry-After when it may not go on. */
+export async function countSignInAttempt(db: Db | Tx, email: string, ip: string): Promise<SignInAttempt> {
+  const [account] = rules(email, ip);
+  const counted = await countAttempt(db, rules(email, ip));
+  if (counted.blockedForSeconds !== null) throw tooManyAttempts(TOO_MANY_SIGN_INS, counted.blockedForSeconds);
+  return { email, ip, accountCount: counted.counts[account!.key] ?? 1 };
 }
 
-/** A successful sign-in clears the account's count (the address count keeps protecting other accounts). */
-export async function recordSuccessfulLogin(db: Db, email: string): Promise<void> {
-  await db.delete(loginAttempts).where(eq(loginAttempts.key, accountKey(email)));
+/**
+ * The password was right. The account forgets its failures up to and including this attempt (a real user who
+ * typed it right is not punished for earlier typos), but not attempts counted after it, still in flight.
+ * The address gets this one attempt back, so it counts only failures: a dealership's staff share one address
+ * and sign in all day.
+ */
+export async function signInSucceeded(db: Db | Tx, attempt: SignInAttempt): Promise<void> {
+  await giveBackAttempts(db, { [accountKey(attempt.email)]: attempt.accountCount, [addressKey(attempt.ip)]: 1 });
 }

@@ -5,7 +5,8 @@ import { conflict, forbidden, notFound, parseInput, unauthorized } from "../http
 import { grantPlatformAdminByEmail, isPlatformAdmin } from "../platform/admins";
 import { createUser, isUniqueViolation, userByEmail } from "../users/queries";
 import { currentUser, publicUser, requireUser } from "./current-user";
-import { assertNotThrottled, recordFailedLogin, recordSuccessfulLogin } from "./login-throttle";
+import { countSignInAttempt, signInSucceeded } from "./login-throttle";
+import { assertAcceptablePassword } from "./password-policy";
 import { burnPasswordCheck, verifyPassword } from "./passwords";
 import { endSession, SESSION_COOKIE } from "./sessions";
 import { signIn } from "./sign-in";
@@ -24,6 +25,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       return reply.code(201).send(publicUser(invited));
     }
     const input = parseInput(registerSchema, request.body);
+    assertAcceptablePassword(input.password, input.email);
     let created;
     try {
       created = await app.db.transaction(async (tx) => {
@@ -43,15 +45,13 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
 
   app.post("/api/login", async (request, reply) => {
     const input = parseInput(loginSchema, request.body);
-    await assertNotThrottled(app.db, input.email, request.ip);
+    // Counted before the password is checked, so a burst of guesses gets no more checks than the limit (decision 007).
+    const attempt = await countSignInAttempt(app.db, input.email, request.ip);
     const user = await userByEmail(app.db, input.email);
     // Same answer and about the same time for an unknown e-mail and a wrong password.
     const ok = user ? await verifyPassword(user.password, input.password) : await burnPasswordCheck(input.password);
-    if (!user || !ok) {
-      await recordFailedLogin(app.db, input.email, request.ip);
-      throw unauthorized(INVALID_LOGIN);
-    }
-    await recordSuccessfulLogin(app.db, input.email);
+    if (!user || !ok) throw unauthorized(INVALID_LOGIN);
+    await signInSucceeded(app.db, attempt);
     if (request.session) await endSession(app.db, request.session.sid);
     await signIn(app, reply, user.id);
     return publicUser(user);

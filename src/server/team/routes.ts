@@ -65,7 +65,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
 
   app.post("/api/auth/email-verification/request", async (request) => {
     const { email } = parseInput(emailVerificationRequestSchema, request.body);
-    await requestVerificationCode(app.db, app.mailer, email);
+    await requestVerificationCode(app.db, app.mailer, email, request.ip);
     return { message: "If this email has a pending invitation, a verification code has been sent." };
   });
 

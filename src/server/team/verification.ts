@@ -1,17 +1,21 @@
-import { createHash, randomInt } from "node:crypto";
+import { createHash, randomInt, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import {
+  INVITE_VALID_DAYS,
   VERIFICATION_CODE_MAX_ATTEMPTS,
   VERIFICATION_CODE_RESEND_SECONDS,
   VERIFICATION_CODE_VALID_MINUTES,
 } from "../../shared/schemas/team";
 import type { Db, Tx } from "../db/client";
+import { dealershipInvites } from "../db/schema/dealerships";
 import { emailVerificationCodes } from "../db/schema/notifications";
 import { HttpError, badRequest, conflict } from "../http/errors";
 import type { Mailer } from "../mail/mailer";
 import { createUser, isUniqueViolation, userByEmail } from "../users/queries";
 import { users } from "../db/schema/users";
-import { assertNotThrottled, recordFailedLogin } from "../auth/login-throttle";
+import { attemptsSoFar, countAttempt, giveBackAttempts, tooManyAttempts, type CounterRule } from "../auth/attempt-counter";
+import { countSignInAttempt, signInSucceeded } from "../auth/login-throttle";
+import { assertAcceptablePassword } from "../auth/password-policy";
 import { verifyPassword } from "../auth/passwords";
 import { acceptInvitationsFor, liveInvitationFor } from "./invites";
 import { verificationCodeMail } from "./mails";
@@ -22,6 +26,42 @@ import { verificationCodeMail } from "./mails";
 
 export const INVALID_CODE = "Invalid or expired verification code.";
 export const CODE_BURNED = "Too many incorrect codes. Please request a new verification code.";
+export const INVITATION_LOCKED =
+  "Too many incorrect codes were entered for this invitation. Ask the dealership's management to resend your invitation.";
+export const TOO_MANY_CODE_REQUESTS = "Too many verification codes requested. Please try again later.";
+
+// Caps across codes (decision 008), counted in login_attempts like sign-ins (decision 007): a new code every
+// 30 seconds must not buy new guesses for ever, nor may anyone make the app mail codes without end.
+export const CODE_CAPS = {
+  /** Wrong tries per invitation, over all its codes; then its codes are refused until management resends it. */
+  wrongTriesPerInvitation: 10,
+  requestsPerEmail: 5,
+  requestsPerAddress: 20,
+  requestWindowMs: 60 * 60_000,
+} as const;
+
+const INVITATION_LIFE_MS = INVITE_VALID_DAYS * 86_400_000;
+
+function requestRules(email: string, ip: string): CounterRule[] {
+  const { requestWindowMs: windowMs } = CODE_CAPS;
+  return [
+    { key: `code-request-email:${email}`, limit: CODE_CAPS.requestsPerEmail, windowMs, blockMs: windowMs },
+    { key: `code-request-address:${ip}`, limit: CODE_CAPS.requestsPerAddress, windowMs, blockMs: windowMs },
+  ];
+}
+
+/**
+ * The wrong-try counter of one sending of an invitation. Resend renews invitedAt, so it starts a fresh counter:
+ * that is how "until management resends it" works without touching the invitation.
+ */
+function invitationTriesRule(invite: { id: string; invitedAt: Date }): CounterRule {
+  return {
+    key: `invitation-codes:${invite.id}:${invite.invitedAt.getTime()}`,
+    limit: CODE_CAPS.wrongTriesPerInvitation,
+    windowMs: INVITATION_LIFE_MS,
+    blockMs: INVITATION_LIFE_MS,
+  };
+}
 
 function hashCode(code: string): string {
   return createHash("sha256").update(`showroom-email-code:${code}`).digest("hex");
@@ -33,11 +73,17 @@ export function newCode(): string {
 
 /**
  * Sends a fresh code to an e-mail with a live invitation. An e-mail without one gets the same answer and no
- * mail (decision 031). A new code replaces the previous one for that invitation.
+ * mail (decision 031). A new code replaces the previous one for that invitation. Requests are counted per e-mail
+ * and per client address, invited or not, before anything else (decision 008).
  */
-export async function requestVerificationCode(db: Db, mailer: Mailer, email: string): Promise<void> {
+export async function requestVerificationCode(db: Db, mailer: Mailer, email: string, ip: string): Promise<void> {
+  const rules = requestRules(email, ip);
+  const counted = await countAttempt(db, rules);
+  if (counted.blockedForSeconds !== null) throw tooManyAttempts(TOO_MANY_CODE_REQUESTS, counted.blockedForSeconds);
   const live = await liveInvitationFor(db, email);
   if (!live) return;
+  const tries = await attemptsSoFar(db, invitationTriesRule(live.invite));
+  if (tries.blocked || tries.count >= CODE_CAPS.wrongTriesPerInvitation) throw conflict(INVITATION_LOCKED);
   const code = newCode();
   const expiresAt = new Date(Date.now() + VERIFICATION_CODE_VALID_MINUTES * 60_000);
   const [row] = await db
@@ -59,15 +105,22 @@ export async function requestVerificationCode(db: Db, mailer: Mailer, email: str
     verificationCodeMail({ to: email, code, dealershipName: live.dealershipName, dealershipId: live.invite.dealershipId }),
   );
   if (result.status === "failed") {
-    // Let the person ask again at once instead of waiting out the resend interval.
+    // Let the person ask again at once instead of waiting out the resend interval; our failure costs them no request.
     await db.delete(emailVerificationCodes).where(eq(emailVerificationCodes.id, row.id));
+    await giveBackAttempts(db, Object.fromEntries(rules.map((r) => [r.key, 1])));
     throw new HttpError(503, "Unable to send verification code. Please try again in a moment.");
   }
 }
 
+function refused(message: string): HttpError {
+  return badRequest(message, { code: message });
+}
+
 /**
- * Checks a code without using it up. One UPDATE both tests the code and counts a wrong try, under the row's
- * lock, so a burst of concurrent guesses gets no more than the allowed number of tries. Throws 400 when wrong.
+ * Checks a code without using it up (decision 008). The tries of one invitation are taken one at a time under
+ * its code row's lock (one row per e-mail and invitation): each is counted against the invitation before the code
+ * is compared, and given back when the code was right, so a burst of concurrent guesses gets no more tries than
+ * the code and the invitation have left. Throws 400 when refused.
  */
 export async function checkVerificationCode(db: Db, email: string, code: string): Promise<string> {
   const [latest] = await db
@@ -76,32 +129,42 @@ export async function checkVerificationCode(db: Db, email: string, code: string)
     .where(eq(emailVerificationCodes.email, email))
     .orderBy(desc(emailVerificationCodes.createdAt))
     .limit(1);
-  if (!latest) throw badRequest(INVALID_CODE, { code: INVALID_CODE });
+  if (!latest) throw refused(INVALID_CODE);
   const hash = hashCode(code);
-  const [tried] = await db
-    .update(emailVerificationCodes)
-    .set({
-      failedAttempts: sql`${emailVerificationCodes.failedAttempts} + case when ${emailVerificationCodes.code} = ${hash} then 0 else 1 end`,
-    })
-    .where(
-      and(
-        eq(emailVerificationCodes.id, latest.id),
-        eq(emailVerificationCodes.isUsed, false),
-        sql`${emailVerificationCodes.expiresAt} > now()`,
-        sql`${emailVerificationCodes.failedAttempts} < ${VERIFICATION_CODE_MAX_ATTEMPTS}`,
-      ),
-    )
-    .returning({ matched: sql<boolean>`${emailVerificationCodes.code} = ${hash}`, failedAttempts: emailVerificationCodes.failedAttempts });
-  if (!tried) {
-    const [row] = await db.select().from(emailVerificationCodes).where(eq(emailVerificationCodes.id, latest.id));
-    const burned = row && !row.isUsed && row.failedAttempts >= VERIFICATION_CODE_MAX_ATTEMPTS;
-    throw badRequest(burned ? CODE_BURNED : INVALID_CODE, { code: burned ? CODE_BURNED : INVALID_CODE });
-  }
-  if (!tried.matched) {
-    const burned = tried.failedAttempts >= VERIFICATION_CODE_MAX_ATTEMPTS;
-    throw badRequest(burned ? CODE_BURNED : INVALID_CODE, { code: burned ? CODE_BURNED : INVALID_CODE });
-  }
+  // Answers instead of throwing inside: a throw would roll back the counted wrong try.
+  const outcome = await db.transaction(async (tx): Promise<"right" | string> => {
+    const [row] = await tx
+      .select({
+        code: emailVerificationCodes.code,
+        failedAttempts: emailVerificationCodes.failedAttempts,
+        usable: sql<boolean>`not ${emailVerificationCodes.isUsed} and ${emailVerificationCodes.expiresAt} > now()`,
+        inviteId: dealershipInvites.id,
+        invitedAt: dealershipInvites.invitedAt,
+      })
+      .from(emailVerificationCodes)
+      .innerJoin(dealershipInvites, eq(dealershipInvites.id, emailVerificationCodes.inviteId))
+      .where(eq(emailVerificationCodes.id, latest.id))
+      .for("update", { of: emailVerificationCodes });
+    if (!row || !row.usable) return INVALID_CODE;
+    if (row.failedAttempts >= VERIFICATION_CODE_MAX_ATTEMPTS) return CODE_BURNED;
+    const rule = invitationTriesRule({ id: row.inviteId, invitedAt: row.invitedAt });
+    const counted = await countAttempt(tx, [rule]);
+    if (counted.blockedForSeconds !== null) return INVITATION_LOCKED;
+    if (sameHash(row.code, hash)) {
+      await giveBackAttempts(tx, { [rule.key]: 1 });
+      return "right";
+    }
+    const failedAttempts = row.failedAttempts + 1;
+    await tx.update(emailVerificationCodes).set({ failedAttempts }).where(eq(emailVerificationCodes.id, latest.id));
+    if ((counted.counts[rule.key] ?? 0) >= CODE_CAPS.wrongTriesPerInvitation) return INVITATION_LOCKED;
+    return failedAttempts >= VERIFICATION_CODE_MAX_ATTEMPTS ? CODE_BURNED : INVALID_CODE;
+  });
+  if (outcome !== "right") throw refused(outcome);
   return latest.id;
+}
+
+function sameHash(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 /** Marks a checked code used, inside the transaction that creates the account: exactly one caller wins. */
@@ -118,7 +181,7 @@ async function useVerificationCode(tx: Tx, codeId: string): Promise<void> {
       ),
     )
     .returning({ id: emailVerificationCodes.id });
-  if (!used) throw badRequest(INVALID_CODE, { code: INVALID_CODE });
+  if (!used) throw refused(INVALID_CODE);
 }
 
 export const WRONG_EXISTING_PASSWORD = "This email already has a Showroom account: enter its current password to join.";
@@ -139,11 +202,16 @@ export async function joinByInvitation(
   const codeId = await checkVerificationCode(db, input.email, input.code);
   const existing = await userByEmail(db, input.email);
   if (existing) {
-    await assertNotThrottled(db, input.email, ip);
+    // The account's password is guessed here as at sign-in: the same counters (decision 007).
+    const attempt = await countSignInAttempt(db, input.email, ip);
     if (!(await verifyPassword(existing.password, input.password))) {
-      await recordFailedLogin(db, input.email, ip);
       throw badRequest(WRONG_EXISTING_PASSWORD, { password: WRONG_EXISTING_PASSWORD });
     }
+    await signInSucceeded(db, attempt);
+  } else {
+    // A new account sets its password here (decision 009). Judged after the code, so only the inbox's owner
+    // learns from it whether the e-mail has an account.
+    assertAcceptablePassword(input.password, input.email);
   }
   try {
     return await db.transaction(async (tx) => {
