@@ -7,6 +7,7 @@ import { APPOINTMENT_TIME_SLOTS, DEFAULT_APPOINTMENT_DURATION, SCHEDULED_REDIREC
 import { isIsoDate, localToday } from "../../shared/dealership-clock";
 import { formatPhone, fullName } from "../../shared/format";
 import { appointmentInputSchema, type AppointmentInput } from "../../shared/schemas/appointment";
+import type { Lead } from "../../shared/schemas/lead";
 import { PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Calendar } from "../components/ui/calendar";
@@ -34,14 +35,6 @@ import { dateFromIso, formatSlot, isoFromDate, longDate } from "./format";
 // failure the submit lock is released after 300 ms.
 
 const SUBMIT_LOCK_RELEASE_MS = 300;
-
-interface LeadForPrefill {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string | null;
-  phone: string | null;
-}
 
 export function ScheduleAppointmentPage() {
   const { dealership, dealerships, isLoading } = useCurrentDealership();
@@ -75,7 +68,7 @@ function ScheduleForm({ dealershipId, timezone }: { dealershipId: string; timezo
   const redirectTimer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
 
-  const lead = useQuery<LeadForPrefill>({ queryKey: ["/api/leads", leadId], enabled: Boolean(leadId), retry: false });
+  const lead = useQuery<Lead>({ queryKey: ["/api/leads", leadId], enabled: Boolean(leadId), retry: false });
   const prefilled = useRef(false);
   useEffect(() => {
     if (!lead.data || prefilled.current) return;

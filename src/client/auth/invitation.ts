@@ -2,6 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { api, errorStatus, serverMessage } from "../lib/api";
 import { dismissToast, toast } from "../lib/toast";
+import type { MessageResponse } from "../../shared/schemas/responses/fields";
 import type { InviteLookup } from "../../shared/schemas/responses/team";
 import type { AuthModeProps, AuthState, SignUpDraft } from "./modes";
 
@@ -77,8 +78,8 @@ export function useInvitationLink(state: AuthState, go: AuthModeProps["go"]): bo
 
 /** POST /api/auth/email-verification/request with the toasts of part 1 §8. */
 export function useSendCode() {
-  return useMutation<{ message: string }, Error, string>({
-    mutationFn: (email) => api.post<{ message: string }>("/api/auth/email-verification/request", { email }),
+  return useMutation<MessageResponse, Error, string>({
+    mutationFn: (email) => api.post<MessageResponse>("/api/auth/email-verification/request", { email }),
     meta: { allowUnauthorized: true },
     onSuccess: () => toast({ title: "Verification Code Sent", description: "Please check your email for the verification code.", variant: "success" }),
     onError: (error) =>
@@ -92,8 +93,8 @@ export function useSendCode() {
 
 /** Create Account with an invitation: send the code, then the e-mail verification mode with what was typed. */
 export function useInvitedSignUp(state: AuthState, go: AuthModeProps["go"]) {
-  const mutation = useMutation<unknown, Error, SignUpDraft & { email: string }>({
-    mutationFn: ({ email }) => api.post("/api/auth/email-verification/request", { email }),
+  const mutation = useMutation<MessageResponse, Error, SignUpDraft & { email: string }>({
+    mutationFn: ({ email }) => api.post<MessageResponse>("/api/auth/email-verification/request", { email }),
     meta: { allowUnauthorized: true },
     onSuccess: (_r, values) => {
       toast({ title: "Verification Code Sent", description: "Please check your email for the verification code.", variant: "success" });
