@@ -46,7 +46,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.decorate("db", deps.database.db);
   app.decorate("config", deps.config);
-  app.decorate("mailer", deps.mailer ?? createMailer({ db: deps.database.db, logger, smtpUrl: deps.config.smtpUrl, from: deps.config.mailFrom }));
+  app.decorate("mailer", deps.mailer ?? createMailer({ database: deps.database, logger, smtpUrl: deps.config.smtpUrl, from: deps.config.mailFrom }));
+  // Registered before the event bus's: onClose hooks run last-first, so events stop queueing mail before it closes.
+  app.addHook("onClose", () => app.mailer.close());
   app.decorateRequest("session", null);
   app.decorateRequest("userCache", undefined);
 

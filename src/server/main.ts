@@ -30,6 +30,8 @@ async function main(): Promise<void> {
   await deleteExpiredSessions(database.db);
 
   const app = await buildApp({ config, database, clientDir: DEFAULT_CLIENT_DIR, logger });
+  // Before listening: mail queued by an earlier run (stopped, or killed, before sending it) goes out now.
+  await app.mailer.start();
   await app.listen({ port: config.port, host: config.host });
 
   let stopping = false;
@@ -42,10 +44,9 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
-    // close() stops accepting and waits for requests in flight.
+    // close() stops accepting and waits for requests in flight; then the mailer delivers what is due for up to 3 s
+    // and stops (its onClose hook). Mail not sent by then is in the database for the next start.
     await app.close();
-    await app.mailer.drain();
-    app.mailer.close();
     await database.close();
     logger.info("stopped");
     process.exit(0);

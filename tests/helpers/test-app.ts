@@ -2,10 +2,13 @@ import { readFileSync } from "node:fs";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { nanoid } from "nanoid";
 import pg from "pg";
+import pino from "pino";
 import { inject } from "vitest";
 import { buildApp } from "../../src/server/app";
 import { testConfig, type Config } from "../../src/server/config";
 import { newPglite, openPglite, openPostgres, type Database, type Db } from "../../src/server/db/client";
+import type { MailRetry } from "../../src/server/mail/mail-queue";
+import { createMailer } from "../../src/server/mail/mailer";
 
 // A fresh database per call (a copy of the migrated template) and the real app on it, driven with inject.
 
@@ -45,17 +48,31 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Failed mail is tried again at once, so the final outcome is in emails_log when `mailer.drain()` resolves. */
+export const TEST_MAIL_RETRY: MailRetry = { tries: 3, delaySeconds: 0, backoff: false };
+
 export async function createTestApp(config: Partial<Config> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const app = await buildApp({ config: testConfig(config), database });
+  const appConfig = testConfig(config);
+  // close() delivers nothing more: a test reads its mail after drain().
+  const mailer = createMailer({
+    database,
+    logger: pino({ level: appConfig.logLevel }),
+    smtpUrl: appConfig.smtpUrl,
+    from: appConfig.mailFrom,
+    retry: TEST_MAIL_RETRY,
+    closeDrainMs: 0,
+  });
+  const app = await buildApp({ config: appConfig, database, mailer });
+  await app.mailer.start();
   await app.ready();
   return {
     app,
     db: database.db,
     database,
     async close() {
+      // The app's onClose hook stops the mail queue (and its timers) before the database goes.
       await app.close();
-      await app.mailer.drain();
       await database.drop();
     },
   };

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { installJobQueue } from "../jobs/job-queue";
 import * as schema from "./schema/index";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -72,10 +73,14 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
   };
 }
 
-/** Applies pending migrations. On a server, an advisory lock lets several processes start at once safely. */
+/**
+ * Applies pending migrations and creates or upgrades the job queue's schema (pg-boss, decision 045). On a server, an
+ * advisory lock lets several processes start at once safely.
+ */
 export async function migrateDatabase(database: Database): Promise<void> {
   if (database.kind === "pglite") {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    await installJobQueue(database);
     return;
   }
   const pool = (database as Database & { pool: pg.Pool }).pool;
@@ -83,6 +88,8 @@ export async function migrateDatabase(database: Database): Promise<void> {
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+    // On the locked connection: two processes creating pg-boss's schema at once collide.
+    await installJobQueue(database, client);
   } finally {
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => undefined);
     client.release();

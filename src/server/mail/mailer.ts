@@ -1,11 +1,11 @@
-import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "pino";
-import type { Db } from "../db/client";
-import { emailsLog } from "../db/schema/notifications";
+import type { Database, Db, Tx } from "../db/client";
+import { createDelivery } from "./delivery";
+import { createMailQueue, MAIL_RETRY, type MailRetry } from "./mail-queue";
 
-// The one way any area sends mail. With SMTP_URL mail goes out through nodemailer; without it, each mail is
-// recorded in emails_log with its body and printed to the log, so a local user can still read it.
-// Every attempt is recorded in emails_log as sent or failed.
+// The one way any area sends mail (decisions 006 and 045). Mail is queued in the database and delivered by a
+// worker, retried while SMTP fails, and its final outcome recorded in emails_log. Only the verification code is
+// sent while the person waits, because its screen says "sent" only when it was.
 
 export interface OutgoingMail {
   to: string;
@@ -23,60 +23,93 @@ export interface MailResult {
 }
 
 export interface Mailer {
-  /** Delivers and records; never throws for a delivery failure (the result says failed). */
+  /**
+   * Queues durably. With `executor` (a drizzle transaction), the job is inserted inside that transaction, so it
+   * commits or rolls back with the caller's change. Resolves once the job is written (committed, without executor).
+   */
+  queue(mail: OutgoingMail, executor?: Db | Tx): Promise<void>;
+  /** Delivers now and records the outcome; never throws for a delivery failure (the result says failed). */
   send(mail: OutgoingMail): Promise<MailResult>;
-  /** Sends without holding up the caller; the work is awaited by `drain` at shutdown. */
+  /** @deprecated Use `await queue(mail, tx)`: this one does not wait for the job to be written. */
   sendInBackground(mail: OutgoingMail): void;
+  /** Delivers every queued mail that is due now and resolves when none is left (tests read mail after it). */
   drain(): Promise<void>;
-  close(): void;
+  /** Connects the queue and, unless turned off, starts this process's worker. */
+  start(): Promise<void>;
+  /** Delivers what is due for a moment (`closeDrainMs`), then stops; mail still queued waits in the database. */
+  close(): Promise<void>;
 }
 
-export function createMailer(options: { db: Db; logger: Logger; smtpUrl?: string; from: string }): Mailer {
-  const transport: Transporter | null = options.smtpUrl
-    ? nodemailer.createTransport(options.smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
-    : null;
-  const pending = new Set<Promise<unknown>>();
+export interface MailerOptions {
+  database: Database;
+  logger: Logger;
+  smtpUrl?: string;
+  from: string;
+  retry?: MailRetry;
+  /** Whether this process delivers queued mail on its own, polling and at close (default true). */
+  worker?: boolean;
+  /** How often the worker looks for due mail (default 2 s: one cheap query, even on the embedded database). */
+  pollingIntervalSeconds?: number;
+  /** How long close() keeps delivering due mail before it stops (default 3 s, within the 10 s shutdown). */
+  closeDrainMs?: number;
+}
 
-  async function send(mail: OutgoingMail): Promise<MailResult> {
-    let result: MailResult = { status: "sent" };
-    if (transport) {
-      try {
-        await transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-      } catch (error) {
-        result = { status: "failed", errorMessage: error instanceof Error ? error.message : String(error) };
-        options.logger.warn({ to: mail.to, emailType: mail.emailType, err: result.errorMessage }, "mail delivery failed");
-      }
-    } else {
-      options.logger.info({ to: mail.to, subject: mail.subject, emailType: mail.emailType, body: mail.text }, "mail recorded (no SMTP_URL)");
-    }
-    await options.db.insert(emailsLog).values({
-      to: mail.to,
-      from: options.from,
-      subject: mail.subject,
-      // The body (which may hold a sign-up code) is kept only when it is the sole copy: without SMTP. Once mail
-      // really goes out, the database does not keep a second, readable copy of every code and link.
-      body: transport ? null : mail.text,
-      emailType: mail.emailType,
-      dealershipId: mail.dealershipId ?? null,
-      status: result.status,
-      errorMessage: result.errorMessage ?? null,
-    });
-    return result;
+/** How long a try in flight may finish after close() stops taking new ones. */
+const CLOSE_GRACE_MS = 3_000;
+
+export function createMailer(options: MailerOptions): Mailer {
+  const { database, logger } = options;
+  const worker = options.worker ?? true;
+  const closeDrainMs = options.closeDrainMs ?? 3_000;
+  const delivery = createDelivery({ logger, smtpUrl: options.smtpUrl, from: options.from });
+  const mailQueue = createMailQueue({
+    database,
+    logger,
+    delivery,
+    retry: options.retry ?? MAIL_RETRY,
+    worker,
+    pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
+  });
+  // queue() calls made through the deprecated sendInBackground, still being written.
+  const writing = new Set<Promise<unknown>>();
+  let closed = false;
+
+  async function drain(): Promise<void> {
+    await Promise.allSettled([...writing]);
+    await mailQueue.drain();
   }
 
   return {
-    send,
+    queue: (mail, executor) => mailQueue.add(mail, executor),
+    async send(mail) {
+      const result = await delivery.attempt(mail);
+      if (result.status === "failed") logger.warn({ to: mail.to, emailType: mail.emailType, err: result.errorMessage }, "mail delivery failed");
+      await delivery.record(database.db, mail, result);
+      return result;
+    },
     sendInBackground(mail) {
-      const p = send(mail)
-        .catch((error: unknown) => options.logger.error({ err: error }, "mail could not be recorded"))
-        .finally(() => pending.delete(p));
-      pending.add(p);
+      const p = mailQueue
+        .add(mail)
+        .catch((error: unknown) => logger.error({ err: error, to: mail.to, emailType: mail.emailType }, "mail could not be queued"))
+        .finally(() => writing.delete(p));
+      writing.add(p);
     },
-    async drain() {
-      await Promise.allSettled([...pending]);
-    },
-    close() {
-      transport?.close();
+    drain,
+    start: () => mailQueue.start(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (worker && closeDrainMs > 0) await within(drain(), closeDrainMs, logger);
+      await mailQueue.stop(CLOSE_GRACE_MS);
+      delivery.close();
     },
   };
+}
+
+/** Waits for `work`, but no longer than `ms`; a failure is logged, not thrown (closing goes on). */
+async function within(work: Promise<void>, ms: number, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([work.catch((error: unknown) => logger.error({ err: error }, "mail delivery at close failed")), deadline]);
+  clearTimeout(timer);
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { fullName } from "../../shared/format";
 import type { InviteInput } from "../../shared/schemas/team";
+import type { Tx } from "../db/client";
 import { users } from "../db/schema/users";
 import { dealershipById } from "../dealerships/queries";
 import { createInvitation, renewInvitation, type InviteRow } from "./invites";
@@ -12,11 +13,14 @@ import { invitationMail } from "./mails";
 
 type Inviter = { id: string; email: string; firstName?: string | null; lastName?: string | null };
 
-/** E-mails an invitation in the background: a slow or failing SMTP server never holds up the caller. */
-export async function mailInvitation(app: FastifyInstance, invite: InviteRow, inviter: Inviter): Promise<void> {
-  const dealership = await dealershipById(app.db, invite.dealershipId);
-  const [existing] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, invite.email)).limit(1);
-  app.mailer.sendInBackground(
+/**
+ * Queues the invitation's e-mail in the caller's transaction, so the invitation and its mail commit together; the
+ * mail worker delivers it (and retries while SMTP fails): a slow SMTP server never holds up the caller.
+ */
+export async function mailInvitation(app: FastifyInstance, tx: Tx, invite: InviteRow, inviter: Inviter): Promise<void> {
+  const dealership = await dealershipById(tx, invite.dealershipId);
+  const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, invite.email)).limit(1);
+  await app.mailer.queue(
     invitationMail({
       appUrl: app.config.appUrl,
       to: invite.email,
@@ -28,19 +32,24 @@ export async function mailInvitation(app: FastifyInstance, invite: InviteRow, in
       expiresAt: invite.expiresAt,
       hasAccount: Boolean(existing),
     }),
+    tx,
   );
 }
 
 /** Creates a pending invitation (409 when already a member or already invited) and e-mails it. */
 export async function inviteToDealership(app: FastifyInstance, dealershipId: string, input: InviteInput, inviter: Inviter): Promise<InviteRow> {
-  const invite = await createInvitation(app.db, dealershipId, input, inviter.id);
-  await mailInvitation(app, invite, inviter);
-  return invite;
+  return app.db.transaction(async (tx) => {
+    const invite = await createInvitation(tx, dealershipId, input, inviter.id);
+    await mailInvitation(app, tx, invite, inviter);
+    return invite;
+  });
 }
 
 /** Renews a pending or expired invitation for another validity period and e-mails it again. */
 export async function resendInvitation(app: FastifyInstance, dealershipId: string, inviteId: string, inviter: Inviter): Promise<InviteRow> {
-  const invite = await renewInvitation(app.db, dealershipId, inviteId);
-  await mailInvitation(app, invite, inviter);
-  return invite;
+  return app.db.transaction(async (tx) => {
+    const invite = await renewInvitation(tx, dealershipId, inviteId);
+    await mailInvitation(app, tx, invite, inviter);
+    return invite;
+  });
 }
