@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { APPOINTMENT_STATUSES, LEAD_STATUSES } from "./constants";
+import { TEST_DRIVE_STATUSES, TEST_DRIVE_VEHICLE_TYPES } from "./schemas/test-drive";
 
 // Domain events (decision 051): what happened, written to the outbox in the transaction of the change. E-mail
 // triggers run from them today; in-app notifications, the real-time socket and web push attach to the same events.
@@ -33,6 +34,27 @@ export const appointmentSnapshotSchema = z.object({
 });
 export type AppointmentSnapshot = z.infer<typeof appointmentSnapshotSchema>;
 
+/** A test drive as its events carry it (issue 9): who, which vehicle, where it stands. */
+export const testDriveSnapshotSchema = z.object({
+  id: z.string(),
+  leadId: z.string().nullable(),
+  firstName: z.string(),
+  lastName: z.string(),
+  vehicleType: z.enum(TEST_DRIVE_VEHICLE_TYPES),
+  vehicleId: z.string().nullable(),
+  tduId: z.string().nullable(),
+  vehicleDriven: z.string().nullable(),
+  stockNumber: z.string().nullable(),
+  testDriveDate: z.string().nullable(),
+  testDriveTime: z.string().nullable(),
+  status: z.enum(TEST_DRIVE_STATUSES),
+  takenOutBy: z.string().nullable(),
+  takenOutAt: z.string().nullable(),
+  returnedAt: z.string().nullable(),
+  duration: z.number().nullable(),
+});
+export type TestDriveSnapshot = z.infer<typeof testDriveSnapshotSchema>;
+
 const person = z.object({ id: z.string(), name: z.string() });
 
 export const domainEventPayloads = {
@@ -46,6 +68,12 @@ export const domainEventPayloads = {
     appointment: appointmentSnapshotSchema,
     previousStatus: z.enum(APPOINTMENT_STATUSES),
   }),
+  /** A vehicle, unit or hand-entered car left with a client (POST /api/test-drives, or a booking set in progress). */
+  "test_drive.taken_out": z.object({ testDrive: testDriveSnapshotSchema, takenOutBy: person }),
+  /** The drive ended: returnedAt, duration, the vehicle available again. */
+  "test_drive.returned": z.object({ testDrive: testDriveSnapshotSchema, returnedBy: person }),
+  /** The detail screen's status change; a change that takes out or returns publishes that event as well. */
+  "test_drive.status_changed": z.object({ testDrive: testDriveSnapshotSchema, previousStatus: z.enum(TEST_DRIVE_STATUSES) }),
 } as const;
 
 export type DomainEventType = keyof typeof domainEventPayloads;
