@@ -36,8 +36,12 @@ const MIGRATION_LOCK_KEY = 7_470_012_345;
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
 export function newPglite(dataDir?: string, options: PGliteOptions = {}): PGlite {
+  // PostgreSQL's default 128 MB of shared buffers live inside PGlite's WebAssembly memory, which never shrinks. 16 MB
+  // keeps about 110 MB less resident at no CPU cost on a million leads: the pages it does not keep are read from the
+  // operating system's cache (decision 061). Durability is unchanged.
+  const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
   // PGlite ignores the options argument when the first one is not a string: always pass one object.
-  return new PGlite({ ...options, ...(dataDir ? { dataDir } : {}), extensions: { ...PGLITE_EXTENSIONS, ...options.extensions } });
+  return new PGlite({ startParams, ...options, ...(dataDir ? { dataDir } : {}), extensions: { ...PGLITE_EXTENSIONS, ...options.extensions } });
 }
 
 /** Embedded PostgreSQL (PGlite). dataDir undefined means in memory; a PGlite instance may be passed (tests). */
