@@ -1,0 +1,400 @@
+import type { LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays, localToday } from "../../src/shared/dealership-clock";
+import { makeAppointment } from "../../src/server/db/factories-appointments";
+import { makeLead } from "../../src/server/db/factories-leads";
+import { makeDealership, makeUser, type MadeUser } from "../../src/server/db/factories";
+import { anonymous, createTestApp, signIn, type Agent, type TestApp } from "../helpers/test-app";
+
+// Hostile input to every route the app registers (decision 037): each path parameter, the common query parameters
+// and each field of a valid body get NUL bytes, broken UTF-16, 10,000-character strings, out-of-range dates, numbers,
+// arrays, objects and prototype keys, signed out and signed in as a manager. No answer may be a 5xx, and every 4xx
+// says what was wrong. The inputs are a fixed table (no randomness), so a failure reproduces exactly.
+
+const LONG = "x".repeat(10_000);
+
+/** Text that has broken a route before or could: control characters, broken UTF-16, sizes, dates, prototype keys. */
+const HOSTILE_TEXT: string[] = [
+  "a\u0000b",
+  "\u0000",
+  "a\u0001b",
+  "line\u001bbreak",
+  "del\u007f",
+  "\ud800",
+  "a\udfffb",
+  LONG,
+  "",
+  " ",
+  "null",
+  "-1",
+  "1e309",
+  "99999999999999999999999999999",
+  "0000-01-01",
+  "9999-12-31",
+  "2024-02-30",
+  "2024-13-45T99:99:99.000000Z",
+  "__proto__",
+  "constructor",
+  "toString",
+];
+
+/** More text for ids, searches and filters: patterns, paths and lookalikes a query or a lookup could trip on. */
+const URL_TEXT: string[] = [
+  ...HOSTILE_TEXT,
+  "undefined",
+  "true",
+  "0",
+  "1.5",
+  "NaN",
+  "+275760-09-13",
+  "' or 1=1 --",
+  "%",
+  "_",
+  "\\",
+  "hasOwnProperty",
+  "../../etc/passwd",
+  "😀",
+  "\u202e",
+  "e\u0301",
+];
+
+/** Lead-list cursors: base64url JSON that decodes to timestamps PostgreSQL refuses, and other shapes. */
+const cursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+const HOSTILE_CURSORS = [
+  cursor(["2024-13-45T99:99:99.000000Z", "x"]),
+  cursor(["2024-02-30T00:00:00.000000Z", "x"]),
+  cursor(["0000-01-01T00:00:00.000000Z", "x"]),
+  cursor(["2024-01-01T00:00:00.000000Z", "a\u0000b"]),
+  cursor([1, 2]),
+  cursor({}),
+  "!!!",
+];
+
+/** Already percent-encoded, as a client could send them: invalid UTF-8, a lone surrogate, a cut escape. */
+const RAW_URL_VALUES = ["%00", "%FF", "%ED%A0%80", "%E0%A4%A", "%", "..%2F..%2F", "a%2Fb"];
+
+/** Values for a JSON field: the hostile texts plus everything that is not a string. */
+const HOSTILE_JSON: unknown[] = [
+  ...HOSTILE_TEXT,
+  0,
+  -1,
+  1.5,
+  1e308,
+  2 ** 53 + 1,
+  true,
+  false,
+  null,
+  [],
+  ["a\u0000b"],
+  Array.from({ length: 10_000 }, () => "x"),
+  {},
+  { nested: "a\u0000b" },
+  nested(100),
+];
+
+/** Whole JSON bodies, as raw text: some cannot be written as JS objects (prototype keys) or are not JSON at all. */
+const HOSTILE_BODIES: string[] = [
+  "null",
+  "[]",
+  '"text"',
+  "0",
+  "true",
+  "{}",
+  '{"__proto__":{"isAdmin":true}}',
+  '{"constructor":{"prototype":{"isAdmin":true}}}',
+  '{"a\\u0000b":"c"}',
+  `${"[".repeat(5_000)}${"]".repeat(5_000)}`,
+  "{",
+  "",
+];
+
+function nested(depth: number): unknown {
+  let value: unknown = "a\u0000b";
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}
+
+/** Percent-encodes text for a URL; a lone surrogate, which UTF-8 cannot carry, is sent as its CESU bytes. */
+function encode(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return [...text].map((c) => (c.length === 1 && /[\ud800-\udfff]/.test(c) ? "%ED%A0%80" : encodeURIComponent(c))).join("");
+  }
+}
+
+const FUZZ_ADDRESS = "203.0.113.9";
+
+let t: TestApp;
+let manager: MadeUser;
+let today: string;
+/** A valid value for every path parameter, by route area. */
+let known: { dealership: string; lead: string; appointment: string; colleague: string; invite: string; inviteEmail: string; trigger: string; feedToken: string };
+let routes: Array<{ method: string; url: string }>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const dealership = await makeDealership(t.db);
+  manager = await makeUser(t.db, { memberships: [{ dealershipId: dealership.id, role: "management" }] });
+  const colleague = await makeUser(t.db, { memberships: [{ dealershipId: dealership.id, role: "sales" }] });
+  today = localToday(dealership.timezone);
+  const lead = await makeLead(t.db, { dealershipId: dealership.id });
+  const appointment = await makeAppointment(t.db, { dealershipId: dealership.id, userId: manager.id, date: addDays(today, 3) });
+  const as = await signIn(t.app, manager);
+  const inviteEmail = "fuzz-invitee@example.com";
+  const invite = await as.post(`/api/dealerships/${dealership.id}/invites`, { email: inviteEmail, firstName: "Fuzz", lastName: "Invitee", role: "sales" });
+  const invites = (await as.get(`/api/dealerships/${dealership.id}/invites`)).json() as Array<{ id: string; email: string }>;
+  const triggers = (await as.get(`/api/dealerships/${dealership.id}/email-notifications/triggers`)).json() as Array<{ id: string }>;
+  const feed = (await as.post(`/api/dealerships/${dealership.id}/calendar-feed`, { scope: "mine" })).json() as { url: string };
+  known = {
+    dealership: dealership.id,
+    lead: lead.id,
+    appointment: appointment.id,
+    colleague: colleague.id,
+    invite: invites.find((i) => i.email === inviteEmail)?.id ?? `missing-invite-${invite.statusCode}`,
+    inviteEmail,
+    trigger: triggers[0]?.id ?? "missing-trigger",
+    feedToken: /\/api\/calendar\/([^/]+)\.ics$/.exec(feed.url ?? "")?.[1] ?? "missing-token",
+  };
+  routes = t.app.routeList.filter((r) => r.url.startsWith("/api/"));
+}, 60_000);
+afterAll(() => t.close());
+
+/** A valid body per write route, so that one hostile field at a time gets past the others' validation. */
+function sampleBody(method: string, url: string): Record<string, unknown> | null {
+  const samples: Record<string, Record<string, unknown>> = {
+    "POST /api/register": {
+      firstName: "Fuzz",
+      lastName: "Tester",
+      email: "fuzz-register@example.com",
+      phone: "555-123-4567",
+      password: "Correct-Horse-Battery-91",
+      confirmPassword: "Correct-Horse-Battery-91",
+      dealershipName: "Fuzz Motors",
+    },
+    "POST /api/login": { email: "nobody@fuzz.example", password: "not-the-password-1" },
+    "POST /api/user/current-dealership": { dealershipId: known.dealership },
+    "POST /api/dealerships/:id/appointments": {
+      title: "Test drive",
+      firstName: "Fuzz",
+      lastName: "Customer",
+      email: "customer@example.com",
+      phone: "555-123-4567",
+      description: "Wants a hatchback",
+      date: addDays(today, 5),
+      time: "10:00",
+      duration: 30,
+      leadId: known.lead,
+    },
+    "PATCH /api/appointments/:id/status": { status: "arrived" },
+    "POST /api/dealerships/:id/calendar-feed": { scope: "mine" },
+    "POST /api/dealerships/:id/leads": {
+      firstName: "Fuzz",
+      lastName: "Lead",
+      email: "lead@example.com",
+      phone: "555-123-4567",
+      description: "Walk-in",
+      assignedTo: known.colleague,
+    },
+    "PATCH /api/leads/:id": { firstName: "Fuzz", lastName: "Lead", email: "lead@example.com", phone: "555-123-4567", description: "Edited", status: "contacted" },
+    "PATCH /api/leads/:id/status": { status: "contacted" },
+    "POST /api/dealerships/:id/invites": { email: "fuzz-second@example.com", firstName: "Fuzz", lastName: "Second", role: "sales" },
+    "POST /api/auth/email-verification/request": { email: known.inviteEmail },
+    "POST /api/auth/email-verification/verify": {
+      email: known.inviteEmail,
+      code: "123456",
+      firstName: "Fuzz",
+      lastName: "Invitee",
+      phone: "",
+      password: "Correct-Horse-Battery-91",
+      confirmPassword: "Correct-Horse-Battery-91",
+    },
+    "PATCH /api/dealerships/:id/users/:userId/role": { role: "frontDesk" },
+    "PATCH /api/dealerships/:id/email-notifications/triggers/:triggerId": { isActive: false },
+    "POST /api/dealerships/:id/email-notifications/subscriptions": { userId: known.colleague, triggerId: known.trigger, isSubscribed: true },
+  };
+  const key = `${method} ${url}`;
+  return samples[key] ?? null;
+}
+
+function validParams(url: string): Record<string, string> {
+  const id = url.startsWith("/api/leads/") ? known.lead : url.startsWith("/api/appointments/") ? known.appointment : known.dealership;
+  return { id, userId: known.colleague, inviteId: known.invite, triggerId: known.trigger, email: known.inviteEmail, token: known.feedToken };
+}
+
+/** The route's URL with its parameters filled: valid ones, and `encodedValue` in parameter `hostile` if given. */
+function fill(url: string, hostile?: { name: string; encodedValue: string }): string {
+  const valid = validParams(url);
+  return url.replace(/:([A-Za-z]+)/g, (_, name: string) =>
+    name === hostile?.name ? hostile.encodedValue : encodeURIComponent(valid[name] ?? "x"),
+  );
+}
+
+const paramNames = (url: string) => [...url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+const takesBody = (method: string) => method !== "GET" && method !== "DELETE";
+
+/** What is wrong with an answer: a 5xx, or a 4xx that does not say why. */
+function problem(response: LightMyRequestResponse): string | null {
+  if (response.statusCode >= 500) return `${response.statusCode} ${response.body.slice(0, 300)}`;
+  if (response.statusCode >= 400) {
+    let body: unknown;
+    try {
+      body = response.json();
+    } catch {
+      return `${response.statusCode} without a JSON message`;
+    }
+    if (typeof (body as { message?: unknown }).message !== "string") return `${response.statusCode} without a message: ${response.body.slice(0, 200)}`;
+  }
+  return null;
+}
+
+interface Attempt {
+  describe: string;
+  method: string;
+  url: string;
+  payload?: string;
+  contentType?: string;
+}
+
+/** Sends every attempt, signing in anew before each route (a route under test may end the session), and lists problems. */
+async function run(attemptsByRoute: Array<{ route: string; attempts: Attempt[] }>, signedIn: boolean): Promise<string[]> {
+  const problems: string[] = [];
+  for (const { route, attempts } of attemptsByRoute) {
+    const agent: Agent = signedIn ? await signIn(t.app, manager) : anonymous(t.app);
+    for (const attempt of attempts) {
+      const response = await agent.request({
+        method: attempt.method as "GET",
+        url: attempt.url,
+        remoteAddress: FUZZ_ADDRESS,
+        ...(attempt.payload === undefined
+          ? {}
+          : { payload: attempt.payload, headers: { "content-type": attempt.contentType ?? "application/json" } }),
+      });
+      const found = problem(response);
+      if (found) problems.push(`${signedIn ? "manager" : "signed out"}: ${route} ${attempt.describe} -> ${found}`);
+    }
+  }
+  return problems;
+}
+
+const show = (value: unknown) => {
+  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}...(${text.length})` : text);
+};
+
+function pathAttempts() {
+  return routes
+    .filter((r) => paramNames(r.url).length > 0)
+    .map((r) => ({
+      route: `${r.method} ${r.url}`,
+      attempts: paramNames(r.url).flatMap((name) =>
+        [...URL_TEXT.map((v) => ({ shown: show(v), encoded: encode(v) })), ...RAW_URL_VALUES.map((v) => ({ shown: `raw ${v}`, encoded: v }))]
+          .filter(({ encoded }) => encoded !== "")
+          .map(({ shown, encoded }) => {
+            const body = sampleBody(r.method, r.url);
+            return {
+              describe: `:${name}=${shown}`,
+              method: r.method,
+              url: fill(r.url, { name, encodedValue: encoded }),
+              ...(takesBody(r.method) ? { payload: JSON.stringify(body ?? {}) } : {}),
+            };
+          }),
+      ),
+    }));
+}
+
+const QUERY_PARAMS = ["q", "status", "type", "date", "from", "to", "cursor", "limit", "leadId"];
+
+function queryAttempts() {
+  return routes
+    .filter((r) => r.method === "GET")
+    .map((r) => {
+      const url = fill(r.url);
+      // A valid range beside the hostile parameter, so routes that need both dates reach the other's checks.
+      const base = { from: today, to: addDays(today, 7) };
+      const attempts: Attempt[] = [];
+      for (const name of QUERY_PARAMS) {
+        const values = [
+          ...URL_TEXT.map((v) => ({ shown: show(v), encoded: encode(v) })),
+          ...RAW_URL_VALUES.map((v) => ({ shown: `raw ${v}`, encoded: v })),
+          ...(name === "cursor" ? HOSTILE_CURSORS.map((v) => ({ shown: `cursor ${v}`, encoded: v })) : []),
+        ];
+        for (const { shown, encoded } of values) {
+          const rest = Object.entries(base)
+            .filter(([key]) => key !== name)
+            .map(([key, value]) => `${key}=${value}`);
+          attempts.push({ describe: `?${name}=${shown}`, method: "GET", url: `${url}?${[`${name}=${encoded}`, ...rest].join("&")}` });
+        }
+        attempts.push({ describe: `?${name} twice`, method: "GET", url: `${url}?${name}=a&${name}=b` });
+      }
+      return { route: `${r.method} ${r.url}`, attempts };
+    });
+}
+
+function bodyAttempts(fieldsToo: (route: string) => boolean) {
+  return routes
+    .filter((r) => r.method !== "GET")
+    .map((r) => {
+      const route = `${r.method} ${r.url}`;
+      const url = fill(r.url);
+      const sample = sampleBody(r.method, r.url);
+      const attempts: Attempt[] = HOSTILE_BODIES.map((raw) => ({ describe: `body ${show(raw)}`, method: r.method, url, payload: raw }));
+      attempts.push({ describe: "text/plain body with NUL", method: r.method, url, payload: "a\u0000b", contentType: "text/plain" });
+      if (fieldsToo(route)) {
+        for (const field of [...Object.keys(sample ?? {}), "unexpected"]) {
+          for (const value of HOSTILE_JSON) {
+            attempts.push({ describe: `${field}=${show(value)}`, method: r.method, url, payload: JSON.stringify({ ...sample, [field]: value }) });
+          }
+        }
+      }
+      return { route, attempts };
+    });
+}
+
+describe("every route under hostile input", () => {
+  it("knows a valid body for every route that reads one (the table stays honest)", () => {
+    const missing = routes.filter((r) => takesBody(r.method) && sampleBody(r.method, r.url) === null && !NO_BODY.has(`${r.method} ${r.url}`));
+    expect(missing.map((r) => `${r.method} ${r.url}`)).toEqual([]);
+  });
+
+  it("answers hostile path parameters without a server error, signed out and signed in", async () => {
+    const attempts = pathAttempts();
+    expect(attempts.length).toBeGreaterThan(20);
+    expect([...(await run(attempts, false)), ...(await run(attempts, true))]).toEqual([]);
+  }, 240_000);
+
+  it("answers hostile query parameters without a server error, signed out and signed in", async () => {
+    const attempts = queryAttempts();
+    expect([...(await run(attempts, false)), ...(await run(attempts, true))]).toEqual([]);
+  }, 240_000);
+
+  it("answers hostile JSON bodies and fields without a server error, signed out and signed in", async () => {
+    // Signed out, every field of the public routes; the others answer 401 whatever the body, so whole bodies suffice.
+    const signedOut = await run(
+      bodyAttempts((route) => PUBLIC_WRITES.has(route)),
+      false,
+    );
+    const signedIn = await run(
+      bodyAttempts(() => true),
+      true,
+    );
+    expect([...signedOut, ...signedIn]).toEqual([]);
+  }, 240_000);
+});
+
+/** Write routes that read no body. */
+const NO_BODY = new Set([
+  "POST /api/logout",
+  "POST /api/leads/:id/claim",
+  "POST /api/dealerships/:id/leads/remind-unattended",
+  "POST /api/dealerships/:id/invites/:inviteId/resend",
+]);
+
+/** Write routes anyone may call signed out (tests/api/access.test.ts keeps the full list). */
+const PUBLIC_WRITES = new Set([
+  "POST /api/register",
+  "POST /api/login",
+  "POST /api/logout",
+  "POST /api/auth/email-verification/request",
+  "POST /api/auth/email-verification/verify",
+]);
