@@ -42,6 +42,7 @@ describe("the web app", () => {
     const response = await t.app.inject({ method: "GET", url: "/api/nothing-here" });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ message: "Not found" });
+    expect(response.headers["cache-control"]).toBe("no-store");
   });
 
   it("compresses assets for browsers that accept it and lets them cache hashed files for a year", async () => {
