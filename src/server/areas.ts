@@ -1,9 +1,13 @@
 import type { FastifyInstance } from "fastify";
+import { analyticsRoutes } from "./analytics/routes";
 import { appointmentRoutes } from "./appointments/routes";
 import { leadRoutes } from "./leads/routes";
 import { emailNotificationRoutes } from "./notifications/email-routes";
 import { platformRoutes } from "./platform/routes";
+import { profileRoutes } from "./profile/routes";
 import { teamRoutes } from "./team/routes";
+import { testDriveRoutes } from "./test-drives/routes";
+import { vehicleRoutes } from "./vehicles/routes";
 
 // The product areas' HTTP routes, registered by buildApp. Each area adds its routes.ts here.
 export const areaRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
@@ -12,4 +16,8 @@ export const areaRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   teamRoutes,
   emailNotificationRoutes,
   platformRoutes,
+  profileRoutes,
+  vehicleRoutes,
+  testDriveRoutes,
+  analyticsRoutes,
 ];

@@ -127,7 +127,8 @@ export const vehicleYearField = z
 /** A whole number from 0, or nothing; "" and null mean not given (the form sends price and mileage only when given). */
 const optionalWholeNumber = (max: number, message: string) =>
   z
-    .union([z.number(), z.string(), z.null(), z.undefined()], { message })
+    .union([z.number(), z.string(), z.null()], { message })
+    .optional()
     .transform((v, ctx) => {
       if (v === null || v === undefined || (typeof v === "string" && v.trim() === "")) return null;
       const n = typeof v === "number" ? v : Number(v.trim());

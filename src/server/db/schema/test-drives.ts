@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { TEST_DRIVE_STATUSES } from "../../../shared/schemas/test-drive";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { dealerships } from "./dealerships";
 import { leads } from "./leads";
@@ -42,6 +43,7 @@ export const vehicles = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
+  // The unique index also walks the list in stock-number order, which is its page key (decision 062).
   (t) => [uniqueIndex("vehicles_dealership_stock_uq").on(t.dealershipId, t.stockNumber)],
 );
 
@@ -90,7 +92,8 @@ export const testDrives = pgTable(
     testDriveDate: text("test_drive_date"),
     testDriveTime: text("test_drive_time"),
     idPhotoUrl: text("id_photo_url"),
-    status: text("status").notNull().default("out"),
+    /** Stored statuses (decision 063): scheduled, out, completed, cancelled, no_show. */
+    status: text("status", { enum: TEST_DRIVE_STATUSES }).notNull().default("out"),
     takenOutBy: text("taken_out_by").references(() => users.id, { onDelete: "set null" }),
     takenOutAt: at("taken_out_at"),
     returnedBy: text("returned_by").references(() => users.id, { onDelete: "set null" }),
@@ -102,10 +105,23 @@ export const testDrives = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index("testdrives_dealership_taken_out_idx").on(t.dealershipId, t.takenOutAt),
+    // Analytics read the period's drives from this index alone (decision 067): the columns they show are included.
+    index("testdrives_dealership_taken_out_idx")
+      .on(t.dealershipId, t.takenOutAt, t.takenOutBy, t.vehicleId, t.tduId, t.stockNumber, t.vehicleDriven, t.duration),
     index("testdrives_dealership_returned_idx")
       .on(t.dealershipId, t.returnedAt)
       .where(sql`${t.returnedAt} is not null`),
     index("testdrives_lead_idx").on(t.leadId),
+    // A vehicle or unit is out on at most one drive: the database refuses a second, whatever the code does (decision 061).
+    uniqueIndex("testdrives_vehicle_out_uq").on(t.vehicleId).where(sql`${t.status} = 'out' and ${t.vehicleId} is not null`),
+    uniqueIndex("testdrives_tdu_out_uq").on(t.tduId).where(sql`${t.status} = 'out' and ${t.tduId} is not null`),
+    // The "booked" icon and the upcoming bookings: scheduled drives by vehicle and by date.
+    index("testdrives_vehicle_scheduled_idx")
+      .on(t.vehicleId, t.testDriveDate, t.testDriveTime)
+      .where(sql`${t.status} = 'scheduled'`),
+    index("testdrives_dealership_scheduled_idx")
+      .on(t.dealershipId, t.testDriveDate, t.testDriveTime)
+      .where(sql`${t.status} = 'scheduled'`),
+    index("testdrives_dealership_created_idx").on(t.dealershipId, t.createdAt),
   ],
 );

@@ -1,0 +1,8 @@
+DROP INDEX "testdrives_dealership_taken_out_idx";--> statement-breakpoint
+CREATE INDEX "leads_dealership_claimed_at_idx" ON "leads" USING btree ("dealership_id","claimed_at","claimed_by") WHERE "leads"."claimed_by" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "testdrives_vehicle_out_uq" ON "dealership_testdrives" USING btree ("vehicle_id") WHERE "dealership_testdrives"."status" = 'out' and "dealership_testdrives"."vehicle_id" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "testdrives_tdu_out_uq" ON "dealership_testdrives" USING btree ("tdu_id") WHERE "dealership_testdrives"."status" = 'out' and "dealership_testdrives"."tdu_id" is not null;--> statement-breakpoint
+CREATE INDEX "testdrives_vehicle_scheduled_idx" ON "dealership_testdrives" USING btree ("vehicle_id","test_drive_date","test_drive_time") WHERE "dealership_testdrives"."status" = 'scheduled';--> statement-breakpoint
+CREATE INDEX "testdrives_dealership_scheduled_idx" ON "dealership_testdrives" USING btree ("dealership_id","test_drive_date","test_drive_time") WHERE "dealership_testdrives"."status" = 'scheduled';--> statement-breakpoint
+CREATE INDEX "testdrives_dealership_created_idx" ON "dealership_testdrives" USING btree ("dealership_id","created_at");--> statement-breakpoint
+CREATE INDEX "testdrives_dealership_taken_out_idx" ON "dealership_testdrives" USING btree ("dealership_id","taken_out_at","taken_out_by","vehicle_id","tdu_id","stock_number","vehicle_driven","duration");

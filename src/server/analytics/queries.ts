@@ -1,0 +1,221 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { DealershipRole } from "../../shared/constants";
+import { addDays } from "../../shared/dealership-clock";
+import {
+  oneDecimal,
+  RECENT_ACTIVITY_PER_REP,
+  RECENT_TEST_DRIVES_SHOWN,
+  TOP_VEHICLES_SHOWN,
+  type RepActivityType,
+  type SalesRep,
+  type SalesRepAnalytics,
+  type TestDriveAnalytics,
+} from "../../shared/schemas/analytics";
+import { rowsOf, type Db, type Tx } from "../db/client";
+import { appointments } from "../db/schema/appointments";
+import { dealershipUsers } from "../db/schema/dealerships";
+import { leads } from "../db/schema/leads";
+import { testDrives } from "../db/schema/test-drives";
+import { users } from "../db/schema/users";
+
+// Both analytics screens (part 2 §2, §3; decisions 065-067). A period of N days is the dealership's today and the N-1
+// days before it, from local midnight to local midnight: the bounds are computed by PostgreSQL from the dealership's
+// time zone, so a day of a daylight-saving change is 23 or 25 hours long and a drive belongs to the local day it was
+// taken out on, even when it is returned after midnight. Each figure is read from an index over (dealership, time).
+
+type Executor = Db | Tx;
+
+export interface Period {
+  /** The dealership's today, YYYY-MM-DD. */
+  today: string;
+  days: number;
+  timezone: string;
+}
+
+/** The first local day of the period and the day after its last. */
+export function periodDays(period: Period): { first: string; end: string } {
+  return { first: addDays(period.today, -(period.days - 1)), end: addDays(period.today, 1) };
+}
+
+/** Local midnight of a YYYY-MM-DD day in the time zone, as an instant (SQL). */
+function localMidnight(day: string, timezone: string): SQL {
+  return sql`((${day}::date)::timestamp at time zone ${timezone}::text)`;
+}
+
+const iso = (v: Date | string | null) => (v === null ? null : (v instanceof Date ? v : new Date(v)).toISOString());
+
+// ---- Test drive analytics ----
+
+interface DriveAnalyticsRow {
+  total: number;
+  vehicles_used: number;
+  avg_duration: number | null;
+  top: Array<{ vehicle: string; stockNumber: string | null; count: number }> | null;
+  daily: Array<{ date: string; count: number; vehicles: string[] }> | null;
+  recent: Array<{
+    id: string;
+    vehicleDriven: string | null;
+    stockNumber: string | null;
+    clientName: string;
+    takenOutAt: string;
+    returnedAt: string | null;
+    duration: number | null;
+    salesAssociate: string | null;
+  }> | null;
+}
+
+/** Part 2 §3 Test drive analytics: the drives taken out in the period (decision 065), in one statement. */
+export async function testDriveAnalytics(db: Executor, dealershipId: string, period: Period): Promise<TestDriveAnalytics> {
+  const { first, end } = periodDays(period);
+  const tz = period.timezone;
+  const result = await db.execute(sql`
+    with d as (
+      select t.id, t.taken_out_at, t.returned_at, t.duration, t.vehicle_id, t.tdu_id, t.stock_number, t.vehicle_driven, t.taken_out_by
+      from ${testDrives} t
+      where t.dealership_id = ${dealershipId} and t.taken_out_at >= ${localMidnight(first, tz)} and t.taken_out_at < ${localMidnight(end, tz)}
+    )
+    select
+      (select count(*)::int from d) as total,
+      (select count(distinct coalesce('v' || vehicle_id, 't' || tdu_id, 's' || coalesce(stock_number, vehicle_driven, '')))::int from d) as vehicles_used,
+      (select round(avg(duration))::int from d where duration is not null) as avg_duration,
+      (select json_agg(json_build_object('vehicle', vehicle, 'stockNumber', stock_number, 'count', n) order by n desc, vehicle, stock_number)
+        from (select coalesce(vehicle_driven, 'Unknown vehicle') as vehicle, stock_number, count(*)::int as n from d
+              group by 1, 2 order by n desc, vehicle, stock_number limit ${TOP_VEHICLES_SHOWN}) top) as top,
+      (select json_agg(json_build_object('date', day, 'count', n, 'vehicles', vehicles) order by day)
+        from (select to_char((taken_out_at at time zone ${tz}::text)::date, 'YYYY-MM-DD') as day, count(*)::int as n,
+                     coalesce(array_agg(distinct vehicle_driven) filter (where vehicle_driven is not null), '{}') as vehicles
+              from d group by 1) days) as daily,
+      (select json_agg(json_build_object('id', r.id, 'vehicleDriven', r.vehicle_driven, 'stockNumber', r.stock_number,
+                'clientName', trim(r.first_name || ' ' || r.last_name), 'takenOutAt', r.taken_out_at, 'returnedAt', r.returned_at,
+                'duration', r.duration,
+                'salesAssociate', nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '')) order by r.taken_out_at desc, r.id desc)
+        from (select x.* from d join ${testDrives} x on x.id = d.id order by d.taken_out_at desc, d.id desc limit ${RECENT_TEST_DRIVES_SHOWN}) r
+        left join ${users} u on u.id = r.taken_out_by) as recent
+  `);
+  const row = rowsOf<DriveAnalyticsRow>(result)[0];
+  if (!row) throw new Error("analytics query returned no row");
+  // Every day of the period, zero days included, oldest first.
+  const byDay = new Map((row.daily ?? []).map((d) => [d.date, d]));
+  const dailyBreakdown = Array.from({ length: period.days }, (_, i) => {
+    const date = addDays(first, i);
+    const day = byDay.get(date);
+    return { date, count: day?.count ?? 0, vehicles: day ? [...day.vehicles].sort() : [] };
+  });
+  return {
+    totalTestDrives: row.total,
+    vehiclesUsed: row.vehicles_used,
+    avgDuration: row.avg_duration ?? 0,
+    topVehicles: row.top ?? [],
+    dailyBreakdown,
+    recentTestDrives: (row.recent ?? []).map((r) => ({
+      ...r,
+      takenOutAt: iso(r.takenOutAt) as string,
+      returnedAt: iso(r.returnedAt),
+    })),
+  };
+}
+
+// ---- Sales rep analytics ----
+
+interface RepRow {
+  id: string;
+  first_name: string | null;
+  last_name: string | null;
+  email: string;
+  role: DealershipRole;
+  leads_claimed: number;
+  appointments_scheduled: number;
+  test_drives_taken: number;
+  recent: Array<{ type: RepActivityType; description: string; date: string }> | null;
+}
+
+/**
+ * Part 2 §3 Sales rep analytics (decision 066). In the period, a rep's claimed lead is a lead of the dealership they
+ * hold now with claimedAt in the period; a scheduled appointment is one they created in the period (the schedule form
+ * makes its creator the assignee); a taken test drive is one they took out in the period. The reps are the active
+ * members with the sales role, plus any other active member with activity in the period.
+ */
+export async function salesRepAnalytics(db: Executor, dealershipId: string, period: Period): Promise<SalesRepAnalytics> {
+  const { first, end } = periodDays(period);
+  const from = localMidnight(first, period.timezone);
+  const to = localMidnight(end, period.timezone);
+  const result = await db.execute(sql`
+    with acts as (
+      select 'lead'::text as type, l.id, l.claimed_by as user_id, l.claimed_at as at from ${leads} l
+        where l.dealership_id = ${dealershipId} and l.claimed_by is not null and l.claimed_at >= ${from} and l.claimed_at < ${to}
+      union all
+      select 'appointment', a.id, a.created_by, a.created_at from ${appointments} a
+        where a.dealership_id = ${dealershipId} and a.created_by is not null and a.created_at >= ${from} and a.created_at < ${to}
+      union all
+      select 'testdrive', t.id, t.taken_out_by, t.taken_out_at from ${testDrives} t
+        where t.dealership_id = ${dealershipId} and t.taken_out_by is not null and t.taken_out_at >= ${from} and t.taken_out_at < ${to}
+    ),
+    counts as (
+      select user_id,
+        count(*) filter (where type = 'lead')::int as leads_claimed,
+        count(*) filter (where type = 'appointment')::int as appointments_scheduled,
+        count(*) filter (where type = 'testdrive')::int as test_drives_taken
+      from acts group by user_id
+    ),
+    latest as (
+      select * from (select acts.*, row_number() over (partition by user_id order by at desc, id desc) as n from acts) ranked
+      where n <= ${RECENT_ACTIVITY_PER_REP}
+    ),
+    described as (
+      select latest.user_id, latest.at, latest.type, latest.id,
+        case latest.type
+          when 'lead' then 'Claimed lead ' || trim(l.first_name || ' ' || l.last_name)
+          when 'appointment' then 'Scheduled ' || a.title || ' with ' || trim(a.first_name || ' ' || a.last_name)
+          else 'Test drive: ' || coalesce(t.vehicle_driven, 'a vehicle') || ' with ' || trim(t.first_name || ' ' || t.last_name)
+        end as description
+      from latest
+      left join ${leads} l on latest.type = 'lead' and l.id = latest.id
+      left join ${appointments} a on latest.type = 'appointment' and a.id = latest.id
+      left join ${testDrives} t on latest.type = 'testdrive' and t.id = latest.id
+    )
+    select u.id, u.first_name, u.last_name, u.email, m.role,
+      coalesce(c.leads_claimed, 0) as leads_claimed,
+      coalesce(c.appointments_scheduled, 0) as appointments_scheduled,
+      coalesce(c.test_drives_taken, 0) as test_drives_taken,
+      (select json_agg(json_build_object('type', d.type, 'description', d.description, 'date', d.at) order by d.at desc, d.id desc)
+        from described d where d.user_id = u.id) as recent
+    from ${dealershipUsers} m
+    join ${users} u on u.id = m.user_id
+    left join counts c on c.user_id = m.user_id
+    where m.dealership_id = ${dealershipId} and m.active and (m.role = 'sales' or c.user_id is not null)
+  `);
+  const reps: SalesRep[] = rowsOf<RepRow>(result).map((r) => ({
+    id: r.id,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    email: r.email,
+    role: r.role,
+    periodStats: { leadsClaimed: r.leads_claimed, appointmentsScheduled: r.appointments_scheduled, testDrivesTaken: r.test_drives_taken },
+    recentActivity: (r.recent ?? []).map((a) => ({ ...a, date: iso(a.date) as string })),
+  }));
+  const byName = (a: SalesRep, b: SalesRep) => nameKey(a).localeCompare(nameKey(b)) || a.id.localeCompare(b.id);
+  const activity = (r: SalesRep) => r.periodStats.leadsClaimed + r.periodStats.appointmentsScheduled + r.periodStats.testDrivesTaken;
+  reps.sort((a, b) => activity(b) - activity(a) || byName(a, b));
+  const total = (key: keyof SalesRep["periodStats"]) => reps.reduce((sum, r) => sum + r.periodStats[key], 0);
+  const top = (key: keyof SalesRep["periodStats"]) =>
+    [...reps].sort((a, b) => b.periodStats[key] - a.periodStats[key] || byName(a, b)).find((r) => r.periodStats[key] > 0) ?? null;
+  const perRep = (n: number) => (reps.length === 0 ? 0 : oneDecimal(n / reps.length));
+  const totals = { leads: total("leadsClaimed"), appointments: total("appointmentsScheduled"), drives: total("testDrivesTaken") };
+  return {
+    summary: {
+      totalReps: reps.length,
+      totalLeadsClaimed: totals.leads,
+      totalAppointmentsScheduled: totals.appointments,
+      totalTestDrivesTaken: totals.drives,
+      avgLeadsPerRep: perRep(totals.leads),
+      avgAppointmentsPerRep: perRep(totals.appointments),
+      avgTestDrivesPerRep: perRep(totals.drives),
+    },
+    topPerformers: { mostLeads: top("leadsClaimed"), mostAppointments: top("appointmentsScheduled"), mostTestDrives: top("testDrivesTaken") },
+    salesReps: reps,
+  };
+}
+
+function nameKey(rep: SalesRep): string {
+  return `${rep.firstName ?? ""} ${rep.lastName ?? ""} ${rep.email}`.trim().toLowerCase();
+}

@@ -1,0 +1,263 @@
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { VEHICLES_PAGE_MAX, type TestDriveUnit, type Vehicle, type VehicleCondition } from "../../shared/schemas/vehicle";
+import type { DealershipRole } from "../../shared/constants";
+import { roleSql, viewerOf, type Viewer } from "../auth/tenancy";
+import type { Db, Tx } from "../db/client";
+import { testDriveUnits, testDrives, vehicles } from "../db/schema/test-drives";
+import { likeContains } from "../leads/queries";
+
+// SQL of the vehicle inventory and the test-drive units (part 2 §2, §3, §4; decisions 060-062). Every member of a
+// dealership sees its inventory; each statement carries `dealership_id = viewer.dealershipId` (decision 050). Adding
+// and removing are management's, checked by the routes before these run. Taking out and returning live in
+// src/server/test-drives/queries.ts: they change a drive and its vehicle in one transaction.
+
+type Executor = Db | Tx;
+export type VehicleRow = typeof vehicles.$inferSelect;
+export type UnitRow = typeof testDriveUnits.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+interface Booking {
+  testDriveId: string;
+  testDriveDate: string;
+  testDriveTime: string | null;
+  clientName: string;
+}
+
+export function toVehicle(row: VehicleRow, booking: Booking | null): Vehicle {
+  return {
+    id: row.id,
+    dealershipId: row.dealershipId,
+    year: row.year,
+    make: row.make,
+    model: row.model,
+    trim: row.trim,
+    stockNumber: row.stockNumber,
+    vin: row.vin,
+    condition: row.condition,
+    price: row.price,
+    mileage: row.mileage,
+    exteriorColor: row.exteriorColor,
+    interiorColor: row.interiorColor,
+    fuelType: row.fuelType,
+    transmission: row.transmission,
+    engineType: row.engineType,
+    drivetrain: row.drivetrain,
+    features: row.features,
+    images: row.images,
+    description: row.description,
+    isTestDriveEnabled: row.isTestDriveEnabled,
+    testDriveStatus: row.testDriveStatus,
+    currentTestDriveId: row.currentTestDriveId,
+    currentClientName: row.currentClientName,
+    takenOutAt: iso(row.takenOutAt),
+    takenOutBy: row.takenOutBy,
+    isActive: row.isActive,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    booking,
+  };
+}
+
+export function toUnit(row: UnitRow): TestDriveUnit {
+  return {
+    id: row.id,
+    dealershipId: row.dealershipId,
+    year: row.year,
+    make: row.make,
+    model: row.model,
+    stockNumber: row.stockNumber,
+    isActive: row.isActive,
+    status: row.status,
+    currentTestDriveId: row.currentTestDriveId,
+    currentUserId: row.currentUserId,
+    currentUserName: row.currentUserName,
+    takenOutAt: iso(row.takenOutAt),
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+// ---- Page cursors: the stock number is unique per dealership, so it alone orders and continues a list ----
+
+export function encodeStockCursor(stockNumber: string): string {
+  return Buffer.from(stockNumber, "utf8").toString("base64url");
+}
+
+/** The stock number a cursor carries, or null when it is not one we could have written (a 400). */
+export function decodeStockCursor(value: string): string | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(value)) return null;
+  const decoded = Buffer.from(value, "base64url").toString("utf8");
+  if (decoded.length === 0 || decoded.length > 50 || decoded.includes("\uFFFD")) return null;
+  return decoded;
+}
+
+// ---- Vehicles ----
+
+export interface VehicleFilters {
+  q?: string;
+  make?: string;
+  model?: string;
+  year?: string;
+  condition?: VehicleCondition;
+  status?: "available" | "out";
+  limit: number;
+  cursor?: string;
+}
+
+/**
+ * The earliest scheduled drive of the vehicle from `today` on (the "booked" icon, decision 062). "vehicles"."id" is
+ * written qualified: drizzle writes a single-table query's columns bare, which inside this subquery would be b.id.
+ */
+function bookingOf(today: string) {
+  return sql<Booking | null>`(select json_build_object('testDriveId', b.id, 'testDriveDate', b.test_drive_date,
+      'testDriveTime', b.test_drive_time, 'clientName', trim(b.first_name || ' ' || b.last_name))
+    from ${testDrives} b
+    where b.vehicle_id = "vehicles"."id" and b.status = 'scheduled' and b.test_drive_date >= ${today}
+    order by b.test_drive_date, b.test_drive_time nulls last limit 1)`;
+}
+
+/** One page of the inventory in stock-number order, with the next page's cursor. */
+export async function listVehicles(
+  db: Executor,
+  viewer: Viewer,
+  filters: VehicleFilters,
+  today: string,
+): Promise<{ vehicles: Vehicle[]; next: string | null }> {
+  const where: SQL[] = [eq(vehicles.dealershipId, viewer.dealershipId)];
+  if (filters.q) {
+    const text = sql`concat_ws(' ', ${vehicles.year}, ${vehicles.make}, ${vehicles.model}, ${vehicles.trim}, ${vehicles.stockNumber}, ${vehicles.vin}, ${vehicles.exteriorColor})`;
+    where.push(sql`${text} ilike ${likeContains(filters.q)}`);
+  }
+  if (filters.make) where.push(sql`lower(${vehicles.make}) = lower(${filters.make})`);
+  if (filters.model) where.push(sql`lower(${vehicles.model}) = lower(${filters.model})`);
+  if (filters.year) where.push(eq(vehicles.year, filters.year));
+  if (filters.condition) where.push(eq(vehicles.condition, filters.condition));
+  if (filters.status) where.push(eq(vehicles.testDriveStatus, filters.status));
+  if (filters.cursor !== undefined) where.push(sql`${vehicles.stockNumber} > ${filters.cursor}`);
+  const limit = Math.min(filters.limit, VEHICLES_PAGE_MAX);
+  const rows = await db
+    .select({ vehicle: vehicles, booking: bookingOf(today) })
+    .from(vehicles)
+    .where(and(...where))
+    .orderBy(asc(vehicles.stockNumber))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    vehicles: page.map((r) => toVehicle(r.vehicle, r.booking)),
+    next: rows.length > limit && last ? encodeStockCursor(last.vehicle.stockNumber) : null,
+  };
+}
+
+export async function vehicleOf(db: Executor, viewer: Viewer, id: string, today: string): Promise<Vehicle | undefined> {
+  const [row] = await db
+    .select({ vehicle: vehicles, booking: bookingOf(today) })
+    .from(vehicles)
+    .where(and(eq(vehicles.id, id), eq(vehicles.dealershipId, viewer.dealershipId)))
+    .limit(1);
+  return row ? toVehicle(row.vehicle, row.booking) : undefined;
+}
+
+export type NewVehicle = Omit<typeof vehicles.$inferInsert, "id" | "dealershipId" | "createdBy" | "createdAt" | "updatedAt">;
+
+/** A new vehicle, or undefined when the stock number is already in this dealership's inventory (the unique index). */
+export async function addVehicle(db: Executor, viewer: Viewer, values: NewVehicle): Promise<VehicleRow | undefined> {
+  const [row] = await db
+    .insert(vehicles)
+    .values({ ...values, dealershipId: viewer.dealershipId, createdBy: viewer.userId })
+    .onConflictDoNothing({ target: [vehicles.dealershipId, vehicles.stockNumber] })
+    .returning();
+  return row;
+}
+
+export type RemoveOutcome = "removed" | "out" | "missing";
+
+/**
+ * Removes a vehicle that is not out (decision 060: a removal is a delete; past drives keep the name and stock number
+ * they were driven under). The condition is in the DELETE; what stopped it is read only to choose the answer.
+ */
+export async function removeVehicle(db: Executor, viewer: Viewer, id: string): Promise<RemoveOutcome> {
+  const scope = and(eq(vehicles.id, id), eq(vehicles.dealershipId, viewer.dealershipId));
+  const deleted = await db.delete(vehicles).where(and(scope, eq(vehicles.testDriveStatus, "available"))).returning({ id: vehicles.id });
+  if (deleted.length > 0) return "removed";
+  const [left] = await db.select({ id: vehicles.id }).from(vehicles).where(scope).limit(1);
+  return left ? "out" : "missing";
+}
+
+// ---- Test-drive units ----
+
+export async function listUnits(
+  db: Executor,
+  viewer: Viewer,
+  filters: { q?: string; status?: "available" | "out"; limit: number; cursor?: string },
+): Promise<{ units: TestDriveUnit[]; next: string | null }> {
+  const where: SQL[] = [eq(testDriveUnits.dealershipId, viewer.dealershipId)];
+  if (filters.q) {
+    const text = sql`concat_ws(' ', ${testDriveUnits.year}, ${testDriveUnits.make}, ${testDriveUnits.model}, ${testDriveUnits.stockNumber})`;
+    where.push(sql`${text} ilike ${likeContains(filters.q)}`);
+  }
+  if (filters.status) where.push(eq(testDriveUnits.status, filters.status));
+  if (filters.cursor !== undefined) where.push(sql`${testDriveUnits.stockNumber} > ${filters.cursor}`);
+  const limit = Math.min(filters.limit, VEHICLES_PAGE_MAX);
+  const rows = await db
+    .select()
+    .from(testDriveUnits)
+    .where(and(...where))
+    .orderBy(asc(testDriveUnits.stockNumber))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { units: page.map(toUnit), next: rows.length > limit && last ? encodeStockCursor(last.stockNumber) : null };
+}
+
+export async function unitOf(db: Executor, viewer: Viewer, id: string): Promise<TestDriveUnit | undefined> {
+  const [row] = await db
+    .select()
+    .from(testDriveUnits)
+    .where(and(eq(testDriveUnits.id, id), eq(testDriveUnits.dealershipId, viewer.dealershipId)))
+    .limit(1);
+  return row ? toUnit(row) : undefined;
+}
+
+export async function addUnit(
+  db: Executor,
+  viewer: Viewer,
+  values: { year: string; make: string; model: string; stockNumber: string },
+): Promise<UnitRow | undefined> {
+  const [row] = await db
+    .insert(testDriveUnits)
+    .values({ ...values, dealershipId: viewer.dealershipId, createdBy: viewer.userId })
+    .onConflictDoNothing({ target: [testDriveUnits.dealershipId, testDriveUnits.stockNumber] })
+    .returning();
+  return row;
+}
+
+export async function removeUnit(db: Executor, viewer: Viewer, id: string): Promise<RemoveOutcome> {
+  const scope = and(eq(testDriveUnits.id, id), eq(testDriveUnits.dealershipId, viewer.dealershipId));
+  const deleted = await db
+    .delete(testDriveUnits)
+    .where(and(scope, eq(testDriveUnits.status, "available")))
+    .returning({ id: testDriveUnits.id });
+  if (deleted.length > 0) return "removed";
+  const [left] = await db.select({ id: testDriveUnits.id }).from(testDriveUnits).where(scope).limit(1);
+  return left ? "out" : "missing";
+}
+
+/**
+ * The viewer of a vehicle or unit path (/api/vehicles/{id}, /api/test-drive-units/{id}): the user's role in the
+ * dealership that holds it, found in the same query, so one of a dealership the user cannot reach is not found.
+ */
+export async function inventoryViewer(db: Executor, userId: string, kind: "vehicle" | "tdu", id: string): Promise<Viewer | undefined> {
+  const table = kind === "vehicle" ? vehicles : testDriveUnits;
+  // Qualified: in roleSql's subquery an unqualified "dealership_id" would be the membership's own column.
+  const role = roleSql(userId, sql.raw(kind === "vehicle" ? `"vehicles"."dealership_id"` : `"test_drive_units"."dealership_id"`));
+  const [row] = await db
+    .select({ dealershipId: table.dealershipId, role: sql<DealershipRole | null>`${role}` })
+    .from(table)
+    .where(eq(table.id, id))
+    .limit(1);
+  return row?.role ? viewerOf(userId, row.dealershipId, row.role) : undefined;
+}
