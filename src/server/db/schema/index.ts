@@ -7,3 +7,4 @@ export * from "./test-drives";
 export * from "./notifications";
 export * from "./platform";
 export * from "./events";
+export * from "./password-resets";

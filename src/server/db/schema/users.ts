@@ -13,6 +13,8 @@ export const users = pgTable("users", {
   twoFactorSecret: text("two_factor_secret"),
   twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
   twoFactorBackupCodes: text("two_factor_backup_codes").array().notNull().default([]),
+  /** The 30-second step of the last authenticator code accepted: a code is never accepted twice (decision 082). */
+  twoFactorLastStep: integer("two_factor_last_step"),
   passwordChangedAt: at("password_changed_at"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -29,6 +31,10 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     sess: jsonb("sess").$type<SessionData>().notNull(),
     expire: timestamp("expire", { withTimezone: true }).notNull(),
+    /** Where it was started and when last used, for the profile's Active sessions card (issue 15). */
+    userAgent: text("user_agent"),
+    ipAddress: text("ip_address"),
+    lastSeenAt: at("last_seen_at").notNull().defaultNow(),
   },
   (t) => [index("sessions_expire_idx").on(t.expire), index("sessions_user_idx").on(t.userId)],
 );
