@@ -1,4 +1,5 @@
-import { boolean, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { PLATFORM_ACTIONS } from "../../../shared/schemas/platform";
 import { at, createdAt, id, updatedAt } from "./columns";
 import { dealerships } from "./dealerships";
 import { users } from "./users";
@@ -39,3 +40,27 @@ export const integrationSettings = pgTable("integration_settings", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * The platform's audit log (decision 093): every platform action, who did it and when, written in the transaction of
+ * the action. Names are copied in, so an entry still reads right after its actor or its subject is deleted.
+ */
+export const platformAuditLog = pgTable(
+  "platform_audit_log",
+  {
+    id: id(),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    /** The actor's name (or e-mail) when they acted. */
+    actorName: text("actor_name").notNull(),
+    action: text("action", { enum: PLATFORM_ACTIONS }).notNull(),
+    dealershipId: text("dealership_id").references(() => dealerships.id, { onDelete: "set null" }),
+    /** Whom or what it concerned, by id (a user, dealership or invitation; kept after that row is gone). */
+    subjectId: text("subject_id"),
+    /** One sentence for Recent Activity: "Granted platform admin to jo@example.com". */
+    summary: text("summary").notNull(),
+    /** What changed, for an edit: { field: [before, after] }. */
+    details: jsonb("details").notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index("platform_audit_log_created_idx").on(t.createdAt.desc(), t.id.desc())],
+);
