@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -51,7 +52,7 @@ async function stopAll(): Promise<void> {
 }
 
 function git(args: string[]): string {
-  return execFileSync("git", ["-C", APP_DIR, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  return execFileSync("git", ["-C", APP_DIR, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 * 1024 * 1024 }).trim();
 }
 
 /** Which app was measured: the commit, and whether its server code had uncommitted changes. */
@@ -59,7 +60,10 @@ function appVersion(): string {
   try {
     const hash = git(["rev-parse", "--short", "HEAD"]);
     const dirty = git(["status", "--porcelain", "--", "src", "drizzle", "package.json"]);
-    return dirty ? `${hash} plus uncommitted changes in src/ or drizzle/` : hash;
+    if (!dirty) return hash;
+    // Someone's work in progress: name it by a hash of the diff, so two runs can tell whether they ran the same code.
+    const diff = createHash("sha256").update(git(["diff", "HEAD", "--", "src", "drizzle", "package.json"])).update(dirty).digest("hex");
+    return `${hash} plus uncommitted changes to src/ or drizzle/ (diff ${diff.slice(0, 8)})`;
   } catch {
     return process.env.BENCH_APP_COMMIT ?? "unknown (BENCH_APP_DIR is not a git checkout; set BENCH_APP_COMMIT)";
   }
@@ -115,7 +119,7 @@ async function readyData(open: (fresh: boolean) => Promise<Database>, log: strin
   const t0 = Date.now();
   const note = (line: string) => {
     console.log(line);
-    log.push(line.trim());
+    log.push(`Data: ${line.trim()}`);
   };
   let database = await open(false);
   try {
@@ -127,20 +131,28 @@ async function readyData(open: (fresh: boolean) => Promise<Database>, log: strin
     database = await open(true);
     await generate(database, note);
   }
-  log.push(`ready after ${Date.now() - t0} ms`);
+  log.push(`data ready after ${Date.now() - t0} ms`);
   return database;
 }
 
-function loadFor(scenario: Pick<Scenario, "path" | "method" | "claim">, cookie: string, connections: number, pool: string[]): Load {
-  let next = 0;
-  const first = pool[0] ?? "none";
+/**
+ * A scenario's load. Claims take the pool's leads in turn from `cursor`: a fresh cursor where the leads were put
+ * back since the last claim run, a shared one where they were not (PGlite: the app holds the database until it stops).
+ */
+function loadFor(
+  scenario: Pick<Scenario, "path" | "method" | "claim">,
+  cookie: string,
+  connections: number,
+  pool: string[],
+  cursor = { next: 0 },
+): Load {
   return {
-    path: scenario.claim ? `/api/leads/${first}/claim` : scenario.path,
+    path: scenario.claim ? `/api/leads/${pool[0] ?? "none"}/claim` : scenario.path,
     method: scenario.method,
     cookie,
     connections,
     seconds: SECONDS,
-    ...(scenario.claim ? { nextPath: () => `/api/leads/${pool[next++ % pool.length]}/claim` } : {}),
+    ...(scenario.claim ? { nextPath: () => `/api/leads/${pool[cursor.next++ % pool.length]}/claim` } : {}),
   };
 }
 
@@ -320,9 +332,10 @@ async function pgliteTarget(): Promise<string> {
     const cookies = {} as Record<Person, string>;
     for (const who of Object.keys(PEOPLE) as Person[]) cookies[who] = await signIn(app.base, PEOPLE[who]);
     const target: Target = { name: "app", pid: app.pid, base: app.base };
+    const claimed = { next: 0 };
     for (const scenario of SCENARIOS) {
       for (const connections of [CONNECTIONS, FEW_CONNECTIONS]) {
-        const figures = await timedRun(target, loadFor(scenario, cookies[scenario.who], connections, pool));
+        const figures = await timedRun(target, loadFor(scenario, cookies[scenario.who], connections, pool, claimed));
         runs.push({ scenario: scenario.name, connections, server: "app", round: 1, figures });
         console.log(`  ${scenario.key} c${connections}: ${figures.rps} req/s, p50 ${figures.p50} p99 ${figures.p99} ms, failed ${figures.failures}, load ${figures.load.toFixed(1)}`);
       }
@@ -428,7 +441,7 @@ async function main(): Promise<void> {
   if (only && !["postgres", "pglite", "demo"].includes(only)) throw new Error(`unknown target ${only}: postgres, pglite or demo`);
   console.log(`app: ${APP_DIR} (${appVersion()}); ${SECONDS} s per run; load average ${loadNow()}`);
   if (only === "demo") {
-    console.log(await demoTarget());
+    await demoTarget(); // prints its figures; RESULTS.md keeps the demo with the rest of the PGlite section
     return;
   }
   if (!only || only === "postgres") writeSection("postgres", await postgresTarget());
