@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { bottomBarItems, navItems, showsFloatingActions } from "./nav";
 
 describe("the mobile bottom bar (part 1 §2.9)", () => {
-  it("lists clients first, then Leads and Calendar, whatever the sidebar's order", () => {
-    expect(bottomBarItems(navItems).map((i) => i.bottomBar)).toEqual(["Clients", "Leads", "Calendar"]);
+  it("lists clients first, then Leads, Calendar and Test Drives, whatever the sidebar's order", () => {
+    expect(bottomBarItems(navItems).map((i) => i.bottomBar)).toEqual(["Clients", "Leads", "Calendar", "Test Drives"]);
   });
 });
 

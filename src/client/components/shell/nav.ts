@@ -1,5 +1,5 @@
 import type { LucideIcon } from "lucide-react";
-import { CalendarDays, CalendarPlus, Inbox, LayoutDashboard, ShieldCheck, Users } from "lucide-react";
+import { BarChart3, CalendarDays, CalendarPlus, Car, Inbox, LayoutDashboard, ShieldCheck, TrendingUp, Users } from "lucide-react";
 import type { ComponentType } from "react";
 import type { DealershipRole } from "../../../shared/constants";
 import { can, type Capability } from "../../../shared/permissions";
@@ -37,7 +37,10 @@ export const navItems: NavItem[] = [
   { path: "/leads/my", label: (role) => (can(role, "seeAllClaimedLeads") ? "All Clients" : "My Clients"), icon: Users, bottomBar: "Clients" },
   { path: "/calendar", label: "Calendar", icon: CalendarDays, bottomBar: "Calendar" },
   { path: "/appointments/new", label: "New Appointment", icon: CalendarPlus },
+  { path: "/test-drives", label: "Test Drives", icon: Car, matchChildren: true, alsoActiveOn: ["/book-test-drive"], bottomBar: "Test Drives" },
   { path: "/admin", label: "Admin Panel", icon: ShieldCheck, capability: "managementAccess", section: "admin" },
+  { path: "/sales-analytics", label: "Sales Rep Analytics", icon: TrendingUp, capability: "managementAccess", section: "admin" },
+  { path: "/tdus", label: "Test Drive Analytics", icon: BarChart3, capability: "managementAccess", section: "admin" },
 ];
 
 /** The mobile bottom bar keeps the spec's order (part 1 §2.9: clients, Leads, Calendar, Test Drives), not the sidebar's. */
