@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { APPOINTMENT_STATUSES, LEAD_STATUSES } from "./constants";
+import { APPOINTMENT_STATUSES, DEALERSHIP_ROLES, LEAD_STATUSES } from "./constants";
 import { TEST_DRIVE_STATUSES, TEST_DRIVE_VEHICLE_TYPES } from "./schemas/test-drive";
 
 // Domain events (decision 051): what happened, written to the outbox in the transaction of the change. E-mail
@@ -57,6 +57,20 @@ export type TestDriveSnapshot = z.infer<typeof testDriveSnapshotSchema>;
 
 const person = z.object({ id: z.string(), name: z.string() });
 
+/** A member as team events carry them: enough to tell them by e-mail after they lost access (issue 10). */
+const memberSnapshotSchema = person.extend({ email: z.string() });
+
+export const invitationSnapshotSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  role: z.enum(DEALERSHIP_ROLES),
+  expiresAt: z.string(),
+});
+
+export const dealershipSnapshotSchema = z.object({ id: z.string(), name: z.string() });
+
 export const domainEventPayloads = {
   "lead.created": z.object({ lead: leadSnapshotSchema }),
   /** Claimed by a rep, or assigned to one by front desk or management (then the actor is not the claimer). */
@@ -74,6 +88,19 @@ export const domainEventPayloads = {
   "test_drive.returned": z.object({ testDrive: testDriveSnapshotSchema, returnedBy: person }),
   /** The detail screen's status change; a change that takes out or returns publishes that event as well. */
   "test_drive.status_changed": z.object({ testDrive: testDriveSnapshotSchema, previousStatus: z.enum(TEST_DRIVE_STATUSES) }),
+  /** An invitation e-mailed, first time or resent, from the admin panel or the platform screens (issue 10). */
+  "team.invitation_sent": z.object({ invitation: invitationSnapshotSchema, invitedBy: person }),
+  "team.member_role_changed": z.object({ member: memberSnapshotSchema, previousRole: z.enum(DEALERSHIP_ROLES), role: z.enum(DEALERSHIP_ROLES) }),
+  /** The member's claimed leads went back to New Leads; their sessions ended. */
+  "team.member_removed": z.object({ member: memberSnapshotSchema, returnedLeads: z.number().int() }),
+  "dealership.created": z.object({ dealership: dealershipSnapshotSchema }),
+  "dealership.updated": z.object({ dealership: dealershipSnapshotSchema }),
+  /** Taken out of service by a platform admin (decision 090): everyone listed lost access at once. */
+  "dealership.deleted": z.object({
+    dealership: dealershipSnapshotSchema,
+    removedMembers: z.array(memberSnapshotSchema),
+    returnedLeads: z.number().int(),
+  }),
 } as const;
 
 export type DomainEventType = keyof typeof domainEventPayloads;

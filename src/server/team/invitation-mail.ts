@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { fullName } from "../../shared/format";
-import type { InviteInput } from "../../shared/schemas/team";
-import type { Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { users } from "../db/schema/users";
 import { dealershipById } from "../dealerships/queries";
-import { createInvitation, renewInvitation, type InviteRow } from "./invites";
+import { publish } from "../events/outbox";
+import { createInvitation, renewInvitation, type InvitationInput, type InviteRow } from "./invites";
 import { invitationMail } from "./mails";
 
 // Inviting someone = the invitation row + its e-mail. The admin panel uses these, and so can the platform screens
@@ -34,11 +34,36 @@ export async function mailInvitation(app: FastifyInstance, tx: Tx, invite: Invit
     }),
     tx,
   );
+  await publish(tx, {
+    type: "team.invitation_sent",
+    dealershipId: invite.dealershipId,
+    actorId: inviter.id,
+    payload: {
+      invitation: {
+        id: invite.id,
+        email: invite.email,
+        firstName: invite.firstName,
+        lastName: invite.lastName,
+        role: invite.role,
+        expiresAt: invite.expiresAt.toISOString(),
+      },
+      invitedBy: { id: inviter.id, name: fullName(inviter) || inviter.email },
+    },
+  });
 }
 
-/** Creates a pending invitation (409 when already a member or already invited) and e-mails it. */
-export async function inviteToDealership(app: FastifyInstance, dealershipId: string, input: InviteInput, inviter: Inviter): Promise<InviteRow> {
-  return app.db.transaction(async (tx) => {
+/**
+ * Creates a pending invitation (409 when already a member or already invited) and e-mails it. `executor` lets a caller
+ * make it part of its own transaction (the platform's audit entry commits with it).
+ */
+export async function inviteToDealership(
+  app: FastifyInstance,
+  dealershipId: string,
+  input: InvitationInput,
+  inviter: Inviter,
+  executor: Db = app.db,
+): Promise<InviteRow> {
+  return executor.transaction(async (tx) => {
     const invite = await createInvitation(tx, dealershipId, input, inviter.id);
     await mailInvitation(app, tx, invite, inviter);
     return invite;
@@ -46,8 +71,14 @@ export async function inviteToDealership(app: FastifyInstance, dealershipId: str
 }
 
 /** Renews a pending or expired invitation for another validity period and e-mails it again. */
-export async function resendInvitation(app: FastifyInstance, dealershipId: string, inviteId: string, inviter: Inviter): Promise<InviteRow> {
-  return app.db.transaction(async (tx) => {
+export async function resendInvitation(
+  app: FastifyInstance,
+  dealershipId: string,
+  inviteId: string,
+  inviter: Inviter,
+  executor: Db = app.db,
+): Promise<InviteRow> {
+  return executor.transaction(async (tx) => {
     const invite = await renewInvitation(tx, dealershipId, inviteId);
     await mailInvitation(app, tx, invite, inviter);
     return invite;

@@ -12,6 +12,8 @@ import { conflict, notFound } from "../http/errors";
 
 type Executor = Db | Tx;
 export type InviteRow = typeof dealershipInvites.$inferSelect;
+/** The admin panel's invite (names required) or the platform's (names optional, part 2 §5). */
+export type InvitationInput = Pick<InviteInput, "email" | "role"> & { firstName?: string | null; lastName?: string | null };
 
 export function inviteExpiry(from = new Date()): Date {
   return new Date(from.getTime() + INVITE_VALID_DAYS * 86_400_000);
@@ -66,7 +68,7 @@ export async function inviteInDealership(db: Db, dealershipId: string, inviteId:
 export async function createInvitation(
   db: Db,
   dealershipId: string,
-  input: InviteInput,
+  input: InvitationInput,
   invitedBy: string,
 ): Promise<InviteRow> {
   return db.transaction(async (tx) => {

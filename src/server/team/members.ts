@@ -7,7 +7,9 @@ import { dealershipUsers } from "../db/schema/dealerships";
 import { leads } from "../db/schema/leads";
 import { emailNotificationSubscriptions } from "../db/schema/notifications";
 import { users } from "../db/schema/users";
+import { publish } from "../events/outbox";
 import { conflict, notFound } from "../http/errors";
+import { fullName } from "../../shared/format";
 
 // Dealership members (part 2 §2 Users, §3 membership, §4, §5). Membership is read per request by the tenancy
 // guard, so a role change or a removal takes effect on the member's very next request.
@@ -42,15 +44,16 @@ export async function dealershipMembers(db: Db, dealershipId: string): Promise<D
  * Locks the dealership's row so that concurrent role changes and removals are decided one after another:
  * two managers demoting each other at once cannot leave the dealership without a manager.
  */
-async function lockMembership(tx: Tx, dealershipId: string, userId: string): Promise<DealershipRole> {
+async function lockMembership(tx: Tx, dealershipId: string, userId: string) {
   await tx.execute(sql`select id from dealerships where id = ${dealershipId} for update`);
   const [member] = await tx
-    .select({ role: dealershipUsers.role })
+    .select({ role: dealershipUsers.role, firstName: users.firstName, lastName: users.lastName, email: users.email })
     .from(dealershipUsers)
+    .innerJoin(users, eq(users.id, dealershipUsers.userId))
     .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.userId, userId), eq(dealershipUsers.active, true)))
     .limit(1);
   if (!member) throw notFound("That user is not a member of this dealership");
-  return member.role;
+  return { ...member, snapshot: { id: userId, name: fullName(member) || member.email, email: member.email } };
 }
 
 async function otherManagers(tx: Tx, dealershipId: string, userId: string): Promise<number> {
@@ -68,9 +71,17 @@ async function otherManagers(tx: Tx, dealershipId: string, userId: string): Prom
   return row?.n ?? 0;
 }
 
-export async function changeMemberRole(db: Db, dealershipId: string, userId: string, role: DealershipRole): Promise<void> {
-  await db.transaction(async (tx) => {
-    const current = await lockMembership(tx, dealershipId, userId);
+/** Answers the role the member had. `actorId`: who changed it (a manager, or a platform admin), for the event. */
+export async function changeMemberRole(
+  db: Db,
+  dealershipId: string,
+  userId: string,
+  role: DealershipRole,
+  actorId: string | null = null,
+): Promise<DealershipRole> {
+  return db.transaction(async (tx) => {
+    const member = await lockMembership(tx, dealershipId, userId);
+    const current = member.role;
     if (current === "management" && role !== "management" && (await otherManagers(tx, dealershipId, userId)) === 0) {
       throw conflict(LAST_MANAGER);
     }
@@ -78,6 +89,10 @@ export async function changeMemberRole(db: Db, dealershipId: string, userId: str
       .update(dealershipUsers)
       .set({ role })
       .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.userId, userId)));
+    if (current !== role) {
+      await publish(tx, { type: "team.member_role_changed", dealershipId, actorId, payload: { member: member.snapshot, previousRole: current, role } });
+    }
+    return current;
   });
 }
 
@@ -88,8 +103,8 @@ export async function changeMemberRole(db: Db, dealershipId: string, userId: str
 export async function removeMember(db: Db, dealershipId: string, userId: string, actorId: string): Promise<number> {
   if (userId === actorId) throw conflict(CANNOT_REMOVE_SELF);
   return db.transaction(async (tx) => {
-    const current = await lockMembership(tx, dealershipId, userId);
-    if (current === "management" && (await otherManagers(tx, dealershipId, userId)) === 0) throw conflict(LAST_MANAGER);
+    const member = await lockMembership(tx, dealershipId, userId);
+    if (member.role === "management" && (await otherManagers(tx, dealershipId, userId)) === 0) throw conflict(LAST_MANAGER);
     await tx
       .update(dealershipUsers)
       .set({ active: false })
@@ -105,6 +120,12 @@ export async function removeMember(db: Db, dealershipId: string, userId: string,
     // Their open sessions end with the membership (decision 052): a phone left signed in on the lot, or an open
     // real-time socket, does not keep showing this dealership's customers.
     await endSessionsOfUser(tx, userId);
+    await publish(tx, {
+      type: "team.member_removed",
+      dealershipId,
+      actorId,
+      payload: { member: member.snapshot, returnedLeads: returned.length },
+    });
     return returned.length;
   });
 }

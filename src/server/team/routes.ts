@@ -87,7 +87,7 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
   app.patch<MemberParams>("/api/dealerships/:id/users/:userId/role", async (request) => {
     const access = await manager(request, request.params.id);
     const { role } = parseInput(roleChangeSchema, request.body);
-    await changeMemberRole(app.db, access.dealershipId, request.params.userId, role);
+    await changeMemberRole(app.db, access.dealershipId, request.params.userId, role, access.user.id);
     return { userId: request.params.userId, role };
   });
 
