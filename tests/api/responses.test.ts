@@ -6,7 +6,6 @@ import { makeAppointment } from "../../src/server/db/factories-appointments";
 import { makeDealership, makeUser, type MadeUser } from "../../src/server/db/factories";
 import { makeLead } from "../../src/server/db/factories-leads";
 import { grantPlatformAdminByEmail } from "../../src/server/platform/admins";
-import type { PlatformOverview as ServerPlatformOverview } from "../../src/server/platform/routes";
 import { DEFAULT_TIMEZONE } from "../../src/shared/constants";
 import { addDays, localToday } from "../../src/shared/dealership-clock";
 import type * as appointmentRequests from "../../src/shared/schemas/appointment";
@@ -15,7 +14,7 @@ import { responses as appointmentResponses, type Appointment } from "../../src/s
 import { responses as authResponses, currentUserSchema, type CurrentUser } from "../../src/shared/schemas/responses/auth";
 import { responses as emailNotificationResponses } from "../../src/shared/schemas/responses/email-notifications";
 import { responses as leadResponses } from "../../src/shared/schemas/responses/leads";
-import { responses as platformResponses, type PlatformOverview } from "../../src/shared/schemas/responses/platform";
+import { responses as platformResponses } from "../../src/shared/schemas/responses/platform";
 import { responses as teamResponses } from "../../src/shared/schemas/responses/team";
 import type * as appointmentShapes from "../../src/shared/schemas/responses/appointments";
 import type * as emailNotificationShapes from "../../src/shared/schemas/responses/email-notifications";
@@ -262,7 +261,64 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
   // The installation
   "GET /api/health": () => anonymous(t.app).get("/api/health"),
   "GET /api/platform/overview": () => admin.get("/api/platform/overview"),
+  "GET /api/platform/activity": async () => {
+    await admin.post("/api/platform/maintenance");
+    return admin.get("/api/platform/activity");
+  },
+  "POST /api/platform/maintenance": () => admin.post("/api/platform/maintenance"),
+  "POST /api/platform/test-email": () => admin.post("/api/platform/test-email", {}),
+  "GET /api/platform/dealerships": () => admin.get("/api/platform/dealerships?search=answer"),
+  "POST /api/platform/dealerships": () => admin.post("/api/platform/dealerships", platformDealership()),
+  "PUT /api/platform/dealerships/:id": async () =>
+    admin.put(`/api/platform/dealerships/${await platformDealershipId()}`, { name: "Renamed Motors", website: "renamed.example.com" }),
+  "DELETE /api/platform/dealerships/:id": async () => {
+    const id = await platformDealershipId();
+    await makeUser(t.db, { memberships: [{ dealershipId: id, role: "sales" }] });
+    return admin.delete(`/api/platform/dealerships/${id}`);
+  },
+  "GET /api/platform/dealerships/:id/users": () => admin.get(`/api/platform/dealerships/${ours}/users`),
+  "PUT /api/platform/dealerships/:id/users/:userId/role": async () =>
+    admin.put(`/api/platform/dealerships/${ours}/users/${(await newMember()).id}/role`, { role: "frontDesk" }),
+  "DELETE /api/platform/dealerships/:id/users/:userId": async () =>
+    admin.delete(`/api/platform/dealerships/${ours}/users/${(await newMember()).id}`),
+  "GET /api/platform/dealerships/:id/invites": () => admin.get(`/api/platform/dealerships/${ours}/invites`),
+  "POST /api/platform/dealerships/:id/invite": () => admin.post(`/api/platform/dealerships/${ours}/invite`, { email: freshEmail("platform-invitee") }),
+  "POST /api/platform/invites/:id/resend": async () => admin.post(`/api/platform/invites/${(await invite(freshEmail("platform-resend"))).id}/resend`),
+  "DELETE /api/platform/invites/:id": async () => admin.delete(`/api/platform/invites/${(await invite(freshEmail("platform-withdrawn"))).id}`),
+  "GET /api/platform/users": () => admin.get("/api/platform/users?show=all"),
+  "PATCH /api/platform/users/:id": async () =>
+    admin.patch(`/api/platform/users/${(await newMember()).id}`, { firstName: "Edi", lastName: "Ted", email: freshEmail("edited"), phone: "4165550177" }),
+  "DELETE /api/platform/users/:id": async () => {
+    const member = await newMember();
+    await makeLead(t.db, { dealershipId: ours, claimedBy: member.id });
+    return admin.delete(`/api/platform/users/${member.id}`);
+  },
+  "POST /api/platform/admins/grant": async () => admin.post("/api/platform/admins/grant", { email: (await newMember()).email }),
+  "DELETE /api/platform/admins/:userId": async () => {
+    const member = await newMember();
+    await grantPlatformAdminByEmail(t.db, member.email);
+    return admin.delete(`/api/platform/admins/${member.id}`);
+  },
 };
+
+function platformDealership() {
+  return {
+    name: "Platform Motors",
+    address: "9 Lot Rd",
+    phone: "416-555-0190",
+    email: "hello@platform-motors.example",
+    website: "https://platform-motors.example",
+    adminEmail: freshEmail("first-manager"),
+    adminFirstName: "Fay",
+    adminLastName: "Manager",
+  };
+}
+
+async function platformDealershipId(): Promise<string> {
+  const response = await admin.post("/api/platform/dealerships", platformDealership());
+  if (response.statusCode !== 201) throw new Error(`dealership create failed: ${response.statusCode} ${response.body}`);
+  return response.json<{ dealership: { id: string } }>().dealership.id;
+}
 
 /** What a non-JSON route answers instead of a body to validate. */
 const NOT_JSON_ANSWERS: Record<NotJsonRoute, (response: LightMyRequestResponse) => void> = {
@@ -392,7 +448,6 @@ describe("the hand-written response types that remain", () => {
     expectTypeOf<teamRequests.DealershipMember>().toEqualTypeOf<teamShapes.DealershipMember>();
     expectTypeOf<teamRequests.EmailTrigger>().toEqualTypeOf<emailNotificationShapes.EmailTrigger>();
     expectTypeOf<teamRequests.EmailSubscription>().toEqualTypeOf<emailNotificationShapes.EmailSubscription>();
-    expectTypeOf<ServerPlatformOverview>().toEqualTypeOf<PlatformOverview>();
     // The server's user carries Dates where JSON carries strings; the fields are the same ones.
     expectTypeOf<keyof SessionUser>().toEqualTypeOf<keyof CurrentUser>();
   });
