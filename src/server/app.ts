@@ -11,6 +11,8 @@ import type { Logger } from "pino";
 import { areaRoutes } from "./areas";
 import { authRoutes } from "./auth/routes";
 import { resumeRequestSession } from "./auth/request-session";
+import { createEventBus } from "./events/dispatcher";
+import { registerEventHandlers } from "./events/handlers";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
 import { HttpError } from "./http/errors";
@@ -49,6 +51,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("mailer", deps.mailer ?? createMailer({ database: deps.database, logger, smtpUrl: deps.config.smtpUrl, from: deps.config.mailFrom }));
   // Registered before the event bus's: onClose hooks run last-first, so events stop queueing mail before it closes.
   app.addHook("onClose", () => app.mailer.close());
+  app.decorate("events", createEventBus({ db: deps.database.db, logger }));
+  registerEventHandlers(app as unknown as FastifyInstance);
+  app.addHook("onReady", () => app.events.start());
+  app.addHook("onClose", () => app.events.close());
   app.decorateRequest("session", null);
   app.decorateRequest("userCache", undefined);
 
