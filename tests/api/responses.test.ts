@@ -16,6 +16,10 @@ import { responses as emailNotificationResponses } from "../../src/shared/schema
 import { responses as leadResponses } from "../../src/shared/schemas/responses/leads";
 import { responses as platformResponses } from "../../src/shared/schemas/responses/platform";
 import { responses as teamResponses } from "../../src/shared/schemas/responses/team";
+import { responses as analyticsResponses } from "../../src/shared/schemas/analytics";
+import { responses as testDriveResponses } from "../../src/shared/schemas/test-drive";
+import { responses as vehicleResponses } from "../../src/shared/schemas/vehicle";
+import { makeTestDrive, makeUnit, makeVehicle } from "../../src/server/db/factories-test-drives";
 import type * as appointmentShapes from "../../src/shared/schemas/responses/appointments";
 import type * as emailNotificationShapes from "../../src/shared/schemas/responses/email-notifications";
 import type * as teamShapes from "../../src/shared/schemas/responses/team";
@@ -34,6 +38,9 @@ const AREAS = {
   team: teamResponses,
   "email-notifications": emailNotificationResponses,
   platform: platformResponses,
+  vehicles: vehicleResponses,
+  "test-drives": testDriveResponses,
+  analytics: analyticsResponses,
 };
 const SCHEMAS = {
   ...authResponses,
@@ -42,6 +49,9 @@ const SCHEMAS = {
   ...teamResponses,
   ...emailNotificationResponses,
   ...platformResponses,
+  ...vehicleResponses,
+  ...testDriveResponses,
+  ...analyticsResponses,
 };
 type JsonRoute = keyof typeof SCHEMAS;
 
@@ -299,7 +309,66 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
     await grantPlatformAdminByEmail(t.db, member.email);
     return admin.delete(`/api/platform/admins/${member.id}`);
   },
+
+  // Vehicles, test-drive units, test drives and analytics (issue 9)
+  "GET /api/dealerships/:id/vehicles": async () => {
+    await makeVehicle(t.db, { dealershipId: ours, vin: "1HGCM82633A004352", price: 1_299_900, mileage: 84_000 });
+    return rep.get(`/api/dealerships/${ours}/vehicles`);
+  },
+  "POST /api/dealerships/:id/vehicles": () =>
+    manager.post(`/api/dealerships/${ours}/vehicles`, { year: "2024", make: "Honda", model: "Civic", stockNumber: "ANS-1", condition: "new", price: 2_500_000 }),
+  "DELETE /api/vehicles/:id": async () => manager.delete(`/api/vehicles/${(await makeVehicle(t.db, { dealershipId: ours })).id}`),
+  "PUT /api/vehicles/:id/test-drive-status": async () => {
+    const vehicle = await makeVehicle(t.db, { dealershipId: ours });
+    await rep.post("/api/test-drives", { ...newClient(), vehicleType: "vehicle", vehicleId: vehicle.id });
+    return rep.put(`/api/vehicles/${vehicle.id}/test-drive-status`, { status: "available" });
+  },
+  "GET /api/dealerships/:id/test-drive-units": async () => {
+    await makeUnit(t.db, { dealershipId: ours });
+    return rep.get(`/api/dealerships/${ours}/test-drive-units`);
+  },
+  "POST /api/dealerships/:id/test-drive-units": () =>
+    manager.post(`/api/dealerships/${ours}/test-drive-units`, { year: "2025", make: "Kia", model: "EV6", stockNumber: "ANS-U1" }),
+  "DELETE /api/test-drive-units/:id": async () => manager.delete(`/api/test-drive-units/${(await makeUnit(t.db, { dealershipId: ours })).id}`),
+  "PUT /api/test-drive-units/:id/status": async () => {
+    const unit = await makeUnit(t.db, { dealershipId: ours });
+    await rep.post("/api/test-drives", { ...newClient(), vehicleType: "tdu", tduId: unit.id });
+    return rep.put(`/api/test-drive-units/${unit.id}/status`, { status: "available" });
+  },
+  "POST /api/test-drives": () => rep.post("/api/test-drives", { ...newClient(), vehicleType: "manual", stockNumber: "M-1", make: "Ford", model: "Escape" }),
+  "GET /api/test-drives": async () => {
+    await rep.post("/api/test-drives", { ...newClient(), clientType: "existing", leadId: leadWithAppointment, vehicleType: "manual", stockNumber: "M-2", vehicleDriven: "Mazda 3" });
+    return rep.get(`/api/test-drives?leadId=${leadWithAppointment}`);
+  },
+  "GET /api/dealerships/:id/test-drives": async () => {
+    await newTestDrive();
+    return manager.get(`/api/dealerships/${ours}/test-drives`);
+  },
+  "GET /api/test-drives/:id": async () => manager.get(`/api/test-drives/${await newTestDrive()}`),
+  "PATCH /api/test-drives/:id": async () => manager.patch(`/api/test-drives/${await newTestDrive()}`, { notes: "Liked the ride", testDriveTime: "15:30" }),
+  "DELETE /api/test-drives/:id": async () => manager.delete(`/api/test-drives/${await newTestDrive()}`),
+  "PATCH /api/test-drives/:id/status": async () => manager.patch(`/api/test-drives/${await newTestDrive()}/status`, { status: "no_show" }),
+  "POST /api/test-drives/:id/return": async () => {
+    const taken = await rep.post("/api/test-drives", { ...newClient(), vehicleType: "manual", stockNumber: "M-3", vehicleDriven: "Kia Soul" });
+    return rep.post(`/api/test-drives/${taken.json<{ id: string }>().id}/return`);
+  },
+  "GET /api/dealerships/:id/test-drives/analytics/:days": async () => {
+    await makeTestDrive(t.db, { dealershipId: ours, takenOutBy: repUser.id, takenOutAt: new Date(Date.now() - 3_600_000), returnedAt: new Date() });
+    return manager.get(`/api/dealerships/${ours}/test-drives/analytics/7`);
+  },
+  "GET /api/dealerships/:id/sales-rep-analytics/:days": async () => {
+    await makeTestDrive(t.db, { dealershipId: ours, takenOutBy: repUser.id, takenOutAt: new Date(Date.now() - 3_600_000) });
+    return manager.get(`/api/dealerships/${ours}/sales-rep-analytics/30`);
+  },
 };
+
+function newClient() {
+  return { dealershipId: ours, clientType: "new", firstName: "Rhea", lastName: "Sponse", email: freshEmail("driver"), phone: "416-555-0142" };
+}
+
+async function newTestDrive(): Promise<string> {
+  return (await makeTestDrive(t.db, { dealershipId: ours, createdBy: managerUser.id, testDriveDate: tomorrow, testDriveTime: "10:00" })).id;
+}
 
 function platformDealership() {
   return {
