@@ -22,6 +22,8 @@ const envSchema = z.object({
   SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(30),
   /** Which proxies' X-Forwarded-* headers to believe: a hop count or addresses/CIDRs (decision 038). */
   TRUST_PROXY: z.string().default(""),
+  /** Key for two-factor secrets at rest (decision 081); without it a key is made once in DATA_DIR/app-secret.key. */
+  APP_SECRET: z.string().min(32, { message: "must be at least 32 characters" }).optional().or(z.literal("").transform(() => undefined)),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("development"),
 });
@@ -44,6 +46,8 @@ export interface Config {
    * address is the client's), a number of proxy hops in front of us, or the proxies' addresses and CIDR ranges.
    */
   trustProxy: TrustProxy;
+  /** APP_SECRET: the key behind two-factor secrets at rest; undefined means DATA_DIR/app-secret.key. */
+  appSecret?: string | undefined;
   /** Secure cookies: true when the public address is HTTPS. */
   secureCookies: boolean;
 }
@@ -75,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy,
     secureCookies: appUrl.startsWith("https://"),
+    appSecret: e.APP_SECRET,
   };
 }
 

@@ -16,6 +16,8 @@ const PUBLIC_ROUTES = new Set([
   "GET /api/invites/email/:email", // invitation check before sign-up
   "POST /api/auth/email-verification/request",
   "POST /api/auth/email-verification/verify",
+  "POST /api/auth/password-reset/request", // forgotten password: same answer for any e-mail, throttled
+  "POST /api/auth/password-reset/confirm", // the e-mailed single-use token decides
   "GET /api/calendar/:token.ics", // calendar apps subscribe without a session; the secret token decides
 ]);
 

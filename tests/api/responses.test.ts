@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from "fastify";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import type { z } from "zod";
 import type { SessionUser } from "../../src/server/auth/current-user";
@@ -15,6 +16,7 @@ import { responses as authResponses, currentUserSchema, type CurrentUser } from 
 import { responses as emailNotificationResponses } from "../../src/shared/schemas/responses/email-notifications";
 import { responses as leadResponses } from "../../src/shared/schemas/responses/leads";
 import { responses as platformResponses } from "../../src/shared/schemas/responses/platform";
+import { responses as profileResponses } from "../../src/shared/schemas/responses/profile";
 import { responses as teamResponses } from "../../src/shared/schemas/responses/team";
 import { responses as analyticsResponses } from "../../src/shared/schemas/analytics";
 import { responses as testDriveResponses } from "../../src/shared/schemas/test-drive";
@@ -25,6 +27,8 @@ import type * as emailNotificationShapes from "../../src/shared/schemas/response
 import type * as teamShapes from "../../src/shared/schemas/responses/team";
 import { codeIn, startSmtpReceiver, type SmtpReceiver } from "../helpers/smtp-receiver";
 import { anonymous, createTestApp, signIn, type Agent, type TestApp } from "../helpers/test-app";
+import { totpAt } from "../helpers/totp";
+import { deliverMail } from "../helpers/deliver-mail";
 
 // Every API route's real answer against its response schema in src/shared (ARCHITECTURE "Responses are schemas too";
 // decision 053). Each route is called successfully, as a role allowed to, on a seeded database; the schemas are
@@ -38,6 +42,7 @@ const AREAS = {
   team: teamResponses,
   "email-notifications": emailNotificationResponses,
   platform: platformResponses,
+  profile: profileResponses,
   vehicles: vehicleResponses,
   "test-drives": testDriveResponses,
   analytics: analyticsResponses,
@@ -49,6 +54,7 @@ const SCHEMAS = {
   ...teamResponses,
   ...emailNotificationResponses,
   ...platformResponses,
+  ...profileResponses,
   ...vehicleResponses,
   ...testDriveResponses,
   ...analyticsResponses,
@@ -60,6 +66,7 @@ const NOT_JSON = {
   "GET /api/login": "a browser navigation when the session is gone: a redirect to the sign-in screen (part 1 §7)",
   "GET /api/calendar/:token.ics": "the calendar subscription itself: text/calendar for calendar apps (decision 023)",
   "DELETE /api/dealerships/:id/calendar-feed": "turning the subscription off: 204 with no body",
+  "GET /api/avatars/:file": "a profile picture: image/webp (decision 084)",
 } as const;
 type NotJsonRoute = keyof typeof NOT_JSON;
 
@@ -133,6 +140,31 @@ async function firstTrigger(): Promise<{ id: string }> {
 
 async function newAppointment(): Promise<string> {
   return (await makeAppointment(t.db, { dealershipId: ours, userId: managerUser.id, date: tomorrow, time: "14:00" })).id;
+}
+
+/** A fresh user with two-factor on: their session and backup codes (codes computed as a phone would, at real time). */
+async function withTwoFactor(): Promise<{ session: Agent; user: MadeUser; backupCodes: string[] }> {
+  const user = await makeUser(t.db);
+  const session = await signIn(t.app, user);
+  const { secret } = (await session.post("/api/auth/2fa/setup")).json<{ secret: string }>();
+  const verified = await session.post("/api/auth/2fa/verify-setup", { secret, token: totpAt(secret, Date.now()) });
+  if (verified.statusCode !== 200) throw new Error(`2FA setup failed: ${verified.statusCode} ${verified.body}`);
+  return { session, user, backupCodes: verified.json<{ backupCodes: string[] }>().backupCodes };
+}
+
+const AVATAR_BOUNDARY = "----responses-avatar";
+async function uploadAvatar(session: Agent) {
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#3355aa" } }).png().toBuffer();
+  return session.request({
+    method: "POST",
+    url: "/api/user/avatar",
+    headers: { "content-type": `multipart/form-data; boundary=${AVATAR_BOUNDARY}` },
+    payload: Buffer.concat([
+      Buffer.from(`--${AVATAR_BOUNDARY}\r\nContent-Disposition: form-data; name="avatar"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.from(`\r\n--${AVATAR_BOUNDARY}--\r\n`),
+    ]),
+  });
 }
 
 // ---- One successful call of each route ----
@@ -271,6 +303,48 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
   // The installation
   "GET /api/health": () => anonymous(t.app).get("/api/health"),
   "GET /api/platform/overview": () => admin.get("/api/platform/overview"),
+
+  // Profile, password, sessions, two-factor, forgotten password (issue 15)
+  "PATCH /api/user/profile": async () =>
+    (await signIn(t.app, await makeUser(t.db))).patch("/api/user/profile", { firstName: "Pro", lastName: "File", email: freshEmail("profile") }),
+  "POST /api/user/avatar": async () => uploadAvatar(await signIn(t.app, await makeUser(t.db))),
+  "GET /api/avatars/:file": async () => {
+    const session = await signIn(t.app, await makeUser(t.db));
+    return session.get((await uploadAvatar(session)).json<{ profileImageUrl: string }>().profileImageUrl);
+  },
+  "PATCH /api/user/password": async () => {
+    const user = await makeUser(t.db);
+    return (await signIn(t.app, user)).patch("/api/user/password", { currentPassword: user.password, newPassword: STRONG_PASSWORD });
+  },
+  "GET /api/user/sessions": () => manager.get("/api/user/sessions"),
+  "POST /api/user/sessions/sign-out-others": async () => {
+    const user = await makeUser(t.db);
+    await signIn(t.app, user);
+    return (await signIn(t.app, user)).post("/api/user/sessions/sign-out-others");
+  },
+  "GET /api/auth/2fa/status": () => manager.get("/api/auth/2fa/status"),
+  "POST /api/auth/2fa/setup": async () => (await signIn(t.app, await makeUser(t.db))).post("/api/auth/2fa/setup"),
+  "POST /api/auth/2fa/verify-setup": async () => {
+    const session = await signIn(t.app, await makeUser(t.db));
+    const { secret } = (await session.post("/api/auth/2fa/setup")).json<{ secret: string }>();
+    return session.post("/api/auth/2fa/verify-setup", { secret, token: totpAt(secret, Date.now()) });
+  },
+  "POST /api/auth/2fa/disable": async () => {
+    const { session, user, backupCodes } = await withTwoFactor();
+    return session.post("/api/auth/2fa/disable", { password: user.password, token: backupCodes[0] });
+  },
+  "POST /api/auth/2fa/regenerate-backup-codes": async () => (await withTwoFactor()).session.post("/api/auth/2fa/regenerate-backup-codes"),
+  "POST /api/auth/password-reset/request": () => anonymous(t.app).post("/api/auth/password-reset/request", { email: repUser.email }),
+  "POST /api/auth/password-reset/confirm": async () => {
+    const user = await makeUser(t.db);
+    const before = smtp.mailsTo(user.email).length;
+    const requested = await anonymous(t.app).post("/api/auth/password-reset/request", { email: user.email });
+    if (requested.statusCode !== 200) throw new Error(`reset request failed: ${requested.statusCode} ${requested.body}`);
+    await deliverMail(t.app);
+    const mail = await smtp.waitFor(user.email, { subject: /Reset your Showroom password/, since: before });
+    const token = /#token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] ?? "";
+    return anonymous(t.app).post("/api/auth/password-reset/confirm", { token, newPassword: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD });
+  },
   "GET /api/platform/activity": async () => {
     await admin.post("/api/platform/maintenance");
     return admin.get("/api/platform/activity");
@@ -399,6 +473,10 @@ const NOT_JSON_ANSWERS: Record<NotJsonRoute, (response: LightMyRequestResponse) 
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^text\/calendar/);
     expect(response.body).toMatch(/^BEGIN:VCALENDAR/);
+  },
+  "GET /api/avatars/:file": (response) => {
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("image/webp");
   },
   "DELETE /api/dealerships/:id/calendar-feed": (response) => {
     expect(response.statusCode).toBe(204);

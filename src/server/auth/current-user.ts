@@ -5,11 +5,11 @@ import { unauthorized } from "../http/errors";
 
 export type UserRow = typeof users.$inferSelect;
 
-/** What the client may see of a user: never the password hash, two-factor secret or backup codes. */
-export type SessionUser = Omit<UserRow, "password" | "twoFactorSecret" | "twoFactorBackupCodes">;
+/** What the client may see of a user: never the password hash, two-factor secret, backup codes or last code step. */
+export type SessionUser = Omit<UserRow, "password" | "twoFactorSecret" | "twoFactorBackupCodes" | "twoFactorLastStep">;
 
 export function publicUser(row: UserRow): SessionUser {
-  const { password: _p, twoFactorSecret: _s, twoFactorBackupCodes: _b, ...rest } = row;
+  const { password: _p, twoFactorSecret: _s, twoFactorBackupCodes: _b, twoFactorLastStep: _l, ...rest } = row;
   return rest;
 }
 

@@ -51,3 +51,11 @@ export async function countSignInAttempt(db: Db | Tx, email: string, ip: string)
 export async function signInSucceeded(db: Db | Tx, attempt: SignInAttempt): Promise<void> {
   await giveBackAttempts(db, { [accountKey(attempt.email)]: attempt.accountCount, [addressKey(attempt.ip)]: 1 });
 }
+
+/**
+ * The password was right but a second factor is still to come (decision 082): the address gets this attempt back, as
+ * it was no failure; the account keeps it until the code is right too, so code guesses stay within the account's limit.
+ */
+export async function passwordStepSucceeded(db: Db | Tx, attempt: SignInAttempt): Promise<void> {
+  await giveBackAttempts(db, { [addressKey(attempt.ip)]: 1 });
+}

@@ -5,17 +5,23 @@ import { conflict, forbidden, notFound, parseInput, unauthorized } from "../http
 import { grantPlatformAdminByEmail, isPlatformAdmin } from "../platform/admins";
 import { createUser, isUniqueViolation, userByEmail } from "../users/queries";
 import { currentUser, publicUser, requireUser } from "./current-user";
-import { countSignInAttempt, signInSucceeded } from "./login-throttle";
+import { countSignInAttempt, passwordStepSucceeded, signInSucceeded } from "./login-throttle";
 import { assertAcceptablePassword } from "./password-policy";
 import { burnPasswordCheck, verifyPassword } from "./passwords";
 import { endSession, SESSION_COOKIE } from "./sessions";
 import { signIn } from "./sign-in";
+import { secondFactorRefused, useSecondFactor } from "./two-factor";
+import { twoFactorRoutes } from "./two-factor-routes";
+import { passwordResetRoutes } from "./password-reset-routes";
 import { registerByInvitation } from "../team/registration";
 import { requireDealershipAccess, roleInDealership } from "./tenancy";
 
 const INVALID_LOGIN = "Invalid email or password";
 
 export async function authRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(twoFactorRoutes);
+  await app.register(passwordResetRoutes);
+
   // part 1 §4: register creates the user and a dealership with the user as management, then signs in.
   app.post("/api/register", async (request, reply) => {
     // An e-mail with a pending invitation joins the inviting dealership instead (part 1 §4; decision 032).
@@ -51,6 +57,16 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     // Same answer and about the same time for an unknown e-mail and a wrong password.
     const ok = user ? await verifyPassword(user.password, input.password) : await burnPasswordCheck(input.password);
     if (!user || !ok) throw unauthorized(INVALID_LOGIN);
+    // Two-factor (part 1 §4): the right password alone starts no session; the client asks for the code and sends
+    // both again. The code is checked only after this attempt was counted and the password was right (decision 082).
+    if (user.twoFactorEnabled) {
+      if (!input.twoFactorCode) {
+        await passwordStepSucceeded(app.db, attempt);
+        return { requiresTwoFactor: true as const };
+      }
+      const outcome = await useSecondFactor(app, app.db, user, input.twoFactorCode);
+      if (outcome !== "accepted") throw secondFactorRefused(outcome, 401);
+    }
     await signInSucceeded(app.db, attempt);
     if (request.session) await endSession(app.db, request.session.sid);
     await signIn(app, reply, user.id);

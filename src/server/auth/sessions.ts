@@ -36,13 +36,31 @@ function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
+/** Where a session was started from, for the profile's Active sessions card. */
+export interface SessionClient {
+  userAgent?: string | undefined;
+  ipAddress?: string | undefined;
+}
+
 /** Starts a new session (a new id every login) and answers the cookie token. */
-export async function startSession(db: Db, userId: string, policy: SessionPolicy): Promise<{ token: string; expires: Date }> {
+export async function startSession(
+  db: Db,
+  userId: string,
+  policy: SessionPolicy,
+  client: SessionClient = {},
+): Promise<{ token: string; expires: Date }> {
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
   const absoluteExpiry = now + policy.absoluteMs;
   const expires = new Date(Math.min(now + policy.idleMs, absoluteExpiry));
-  await db.insert(sessions).values({ sid: hashToken(token), userId, sess: { userId, absoluteExpiry, createdAt: now }, expire: expires });
+  await db.insert(sessions).values({
+    sid: hashToken(token),
+    userId,
+    sess: { userId, absoluteExpiry, createdAt: now },
+    expire: expires,
+    userAgent: client.userAgent?.slice(0, 500) ?? null,
+    ipAddress: client.ipAddress ?? null,
+  });
   return { token, expires };
 }
 
@@ -85,7 +103,7 @@ export async function resumeSession(
   }
   const slid = Math.min(now + policy.idleMs, absoluteExpiry);
   if (slid - new Date(row.sessionExpire).getTime() > TOUCH_INTERVAL_MS) {
-    await db.update(sessions).set({ expire: new Date(slid) }).where(eq(sessions.sid, sid));
+    await db.update(sessions).set({ expire: new Date(slid), lastSeenAt: new Date(now) }).where(eq(sessions.sid, sid));
   }
   const { sessionExpire: _e, absoluteExpiry: _a, isPlatformAdmin, role, ...user } = row;
   return {

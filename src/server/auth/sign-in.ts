@@ -8,7 +8,8 @@ export function sessionPolicy(config: Config) {
 
 /** Starts a session for a user who has just proved who they are, and sets its cookie. */
 export async function signIn(app: FastifyInstance, reply: FastifyReply, userId: string): Promise<void> {
-  const { token, expires } = await startSession(app.db, userId, sessionPolicy(app.config));
+  const client = { userAgent: reply.request.headers["user-agent"], ipAddress: reply.request.ip };
+  const { token, expires } = await startSession(app.db, userId, sessionPolicy(app.config), client);
   reply.setCookie(SESSION_COOKIE, token, {
     path: "/",
     httpOnly: true,

@@ -22,6 +22,11 @@ export const currentUserSchema = z.strictObject({
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
+/** The password was right and the account has two-factor on: send it again with the code (part 1 §4). */
+export const twoFactorRequiredSchema = z.strictObject({ requiresTwoFactor: z.literal(true) });
+export const loginResponseSchema = z.union([currentUserSchema, twoFactorRequiredSchema]);
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
 export const platformAdminStatusSchema = z.strictObject({ isPlatformAdmin: z.boolean() });
 export type PlatformAdminStatus = z.infer<typeof platformAdminStatusSchema>;
 
@@ -45,7 +50,7 @@ export type MemberRole = z.infer<typeof memberRoleSchema>;
 
 export const responses = {
   "POST /api/register": currentUserSchema,
-  "POST /api/login": currentUserSchema,
+  "POST /api/login": loginResponseSchema,
   "POST /api/logout": messageSchema,
   "GET /api/user": currentUserSchema,
   "GET /api/user/platform-admin-status": platformAdminStatusSchema,
