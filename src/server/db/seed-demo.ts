@@ -5,6 +5,7 @@ import { makeDealership, makeUser } from "./factories";
 import { seedDemoTeam } from "../team/demo";
 import { seedDemoAppointments } from "../appointments/demo";
 import { seedDemoLeads } from "../leads/demo";
+import { seedDemoTestDrives } from "../test-drives/demo";
 
 export const DEMO_PASSWORD = "showroom123";
 
@@ -59,6 +60,7 @@ export async function seedDemo(db: Db): Promise<DemoLogin[]> {
   await seedDemoTeam(world);
   await seedDemoLeads(world);
   await seedDemoAppointments(world); // after the leads seed, so demo appointments can link to demo leads
+  await seedDemoTestDrives(world);
 
   const logins: DemoLogin[] = [
     { email: people.sales.email, role: "sales (Northside Motors)" },
