@@ -29,7 +29,7 @@ import { oneDecimalText, perDay, shortMonthDay } from "./format";
 // /sales-analytics (spec part 2 §2 Sales Rep Analytics), management only: Last 7 / 30 / 90 Days or Last Year (?days=,
 // default 30); Sales Reps, Leads Claimed, Appointments and Test Drives; a chart of each rep's activity; Top Performers;
 // Team Averages and Quick Stats to one decimal; Individual Performance with the three latest activities; "No Sales
-// Reps Found". Anyone else sees Access Denied with Go Back. The chart's code is its own download (decision 066).
+// Reps Found". Anyone else sees Access Denied with Go Back. The chart's code is its own download (decision 068).
 
 const RepActivityChart = lazy(() => import("./charts").then((m) => ({ default: m.RepActivityChart })));
 
@@ -142,10 +142,10 @@ function Figures({ data, days, timezone, updating }: { data: SalesRepAnalytics; 
   const period = SALES_REP_PERIOD_LABELS[days].toLowerCase();
 
   return (
-    <div className="grid gap-6 transition-opacity" style={{ opacity: updating ? 0.6 : 1 }} aria-busy={updating} data-testid="sales-rep-analytics">
+    <div className="grid min-w-0 grid-cols-1 gap-6 transition-opacity" style={{ opacity: updating ? 0.6 : 1 }} aria-busy={updating} data-testid="sales-rep-analytics">
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         <StatCard label="Sales Reps" value={summary.totalReps} hint="On the team" icon={Users} testId="sales-reps" />
-        <StatCard label="Leads Claimed" value={summary.totalLeadsClaimed} hint={period} icon={UserCheck} testId="leads-claimed" />
+        <StatCard label="Leads Claimed" value={summary.totalLeadsClaimed} hint={`Claimed, ${period}`} icon={UserCheck} testId="leads-claimed" />
         <StatCard label="Appointments" value={summary.totalAppointmentsScheduled} hint={`Scheduled, ${period}`} icon={CalendarCheck} testId="appointments" />
         <StatCard label="Test Drives" value={summary.totalTestDrivesTaken} hint={`Taken, ${period}`} icon={CarFront} testId="test-drives" />
       </div>
@@ -158,8 +158,8 @@ function Figures({ data, days, timezone, updating }: { data: SalesRepAnalytics; 
         </Card>
       ) : (
         <>
-          <div className="grid gap-6 lg:grid-cols-3">
-            <Card className="lg:col-span-2">
+          <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+            <Card className="min-w-0 lg:col-span-2">
               <CardHeader>
                 <CardTitle>Activity per rep</CardTitle>
                 <CardDescription>
@@ -188,7 +188,7 @@ function Figures({ data, days, timezone, updating }: { data: SalesRepAnalytics; 
             </Card>
           </div>
 
-          <div className="grid gap-6 md:grid-cols-2">
+          <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
             <Card>
               <CardHeader>
                 <CardTitle>Team Averages</CardTitle>

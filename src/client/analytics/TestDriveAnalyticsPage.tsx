@@ -26,7 +26,7 @@ import { perDay, shortDateTime, weekdayMonthDay } from "./format";
 // /tdus (spec part 2 §2 Test Drive Analytics): a period of 1, 7, 30 or 90 days (?days=), total test drives, vehicles
 // used, average duration, daily average (total ÷ days), a chart of drives per day, top vehicles, the daily breakdown
 // (two vehicles then "+N more") and the recent drives (returned = completed, otherwise in progress). The chart's code
-// is its own download, after the figures (decision 066).
+// is its own download, after the figures (decision 068).
 
 const DailyTestDrivesChart = lazy(() => import("./charts").then((m) => ({ default: m.DailyTestDrivesChart })));
 
@@ -103,7 +103,7 @@ function Figures({ data, days, timezone, updating }: { data: TestDriveAnalytics;
   const activeDays = [...data.dailyBreakdown].filter((d) => d.count > 0).reverse();
   const topMax = Math.max(0, ...data.topVehicles.map((v) => v.count));
   return (
-    <div className="grid gap-6 transition-opacity" style={{ opacity: updating ? 0.6 : 1 }} aria-busy={updating} data-testid="test-drive-analytics">
+    <div className="grid min-w-0 grid-cols-1 gap-6 transition-opacity" style={{ opacity: updating ? 0.6 : 1 }} aria-busy={updating} data-testid="test-drive-analytics">
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         <StatCard label="Total Test Drives" value={data.totalTestDrives} hint={`Taken out ${periodText}`} icon={CarFront} testId="total-test-drives" />
         <StatCard label="Vehicles Used" value={data.vehiclesUsed} hint="Different vehicles driven" icon={Gauge} testId="vehicles-used" />
@@ -125,7 +125,7 @@ function Figures({ data, days, timezone, updating }: { data: TestDriveAnalytics;
         </Card>
       )}
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
             <CardTitle className="flex items-center gap-2">

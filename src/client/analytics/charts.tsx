@@ -2,7 +2,7 @@ import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "rec
 import { shortMonthDay, weekdayMonthDay } from "./format";
 
 // The analytics charts (recharts). Only the two analytics pages import this module, and they are lazy routes, so the
-// charting library is downloaded with them and never with the shell (decision 066).
+// charting library is downloaded with them and never with the shell (decision 068).
 
 const AXIS = { fontSize: 12, fill: "var(--muted-foreground)" } as const;
 const TOOLTIP_STYLE = {
@@ -16,7 +16,8 @@ const TOOLTIP_STYLE = {
 export function DailyTestDrivesChart({ days }: { days: Array<{ date: string; count: number }> }) {
   const many = days.length > 14;
   return (
-    <div role="img" aria-label={`Test drives per day: ${days.map((d) => `${shortMonthDay(d.date)} ${d.count}`).join(", ")}`} data-testid="daily-chart">
+    <div role="img" aria-label={`Test drives per day: ${days.map((d) => `${shortMonthDay(d.date)} ${d.count}`).join(", ")}`} data-testid="daily-chart"
+      className="min-w-0">
       <BarChart responsive style={{ width: "100%", height: 240 }} data={days} margin={{ top: 8, right: 8, bottom: 0, left: -16 }} accessibilityLayer={false}>
         <CartesianGrid vertical={false} stroke="var(--border)" />
         <XAxis
@@ -62,13 +63,14 @@ export function RepActivityChart({ reps }: { reps: RepActivity[] }) {
       role="img"
       aria-label={`Activity per sales rep: ${reps.map((r) => `${r.name} ${r.leads} leads, ${r.appointments} appointments, ${r.testDrives} test drives`).join("; ")}`}
       data-testid="rep-chart"
+      className="min-w-0"
     >
       <BarChart responsive layout="vertical" style={{ width: "100%", height }} data={reps} margin={{ top: 4, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false}>
         <CartesianGrid horizontal={false} stroke="var(--border)" />
         <XAxis type="number" allowDecimals={false} tick={AXIS} tickLine={false} axisLine={{ stroke: "var(--border)" }} />
         <YAxis type="category" dataKey="name" tick={AXIS} tickLine={false} axisLine={false} width={112} />
         <Tooltip cursor={{ fill: "var(--muted)" }} contentStyle={TOOLTIP_STYLE} />
-        <Legend iconType="circle" iconSize={8} wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
+        <Legend iconType="circle" iconSize={8} itemSorter={null} wrapperStyle={{ fontSize: 12, paddingTop: 8 }} />
         {SERIES.map((s, i) => (
           <Bar
             key={s.key}

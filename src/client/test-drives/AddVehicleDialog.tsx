@@ -100,27 +100,27 @@ function AddVehicleForm({ dealershipId, onDone }: { dealershipId: string; onDone
         <DialogTitle>Add Vehicle</DialogTitle>
         <DialogDescription>Add a vehicle to the inventory so it can be taken out for test drives.</DialogDescription>
       </DialogHeader>
-      <form id="add-vehicle-form" noValidate onSubmit={(e) => void submit(e)} className="grid gap-4 sm:grid-cols-6">
-        <FormField label="Year" required error={errors.year?.message} className="sm:col-span-2">
+      <form id="add-vehicle-form" noValidate onSubmit={(e) => void submit(e)} className="grid grid-cols-2 gap-4 sm:grid-cols-6">
+        <FormField label="Year" required error={errors.year?.message} className="col-span-1 sm:col-span-2">
           <Input id="vehicle-year" inputMode="numeric" maxLength={4} autoComplete="off" placeholder={String(new Date().getFullYear())} {...form.register("year")} />
         </FormField>
-        <FormField label="Make" required error={errors.make?.message} className="sm:col-span-2">
+        <FormField label="Make" required error={errors.make?.message} className="col-span-1 sm:col-span-2">
           <Input id="vehicle-make" autoComplete="off" placeholder="Honda" {...form.register("make")} />
         </FormField>
-        <FormField label="Model" required error={errors.model?.message} className="sm:col-span-2">
+        <FormField label="Model" required error={errors.model?.message} className="col-span-1 sm:col-span-2">
           <Input id="vehicle-model" autoComplete="off" placeholder="Civic" {...form.register("model")} />
         </FormField>
-        <FormField label="Trim" error={errors.trim?.message} className="sm:col-span-2">
+        <FormField label="Trim" error={errors.trim?.message} className="col-span-1 sm:col-span-2">
           <Input id="vehicle-trim" autoComplete="off" placeholder="EX-L" {...form.register("trim")} />
         </FormField>
-        <FormField label="Stock number" required error={errors.stockNumber?.message} className="sm:col-span-2">
+        <FormField label="Stock number" required error={errors.stockNumber?.message} className="col-span-1 sm:col-span-2">
           <Input id="vehicle-stock" autoComplete="off" placeholder="A1234" {...form.register("stockNumber")} />
         </FormField>
         <Controller
           control={form.control}
           name="condition"
           render={({ field }) => (
-            <FormField label="Condition" required error={errors.condition?.message} className="sm:col-span-2">
+            <FormField label="Condition" required error={errors.condition?.message} className="col-span-1 sm:col-span-2">
               <Select value={field.value} onValueChange={field.onChange}>
                 <SelectTrigger id="vehicle-condition" aria-label="Condition" className="w-full">
                   <SelectValue />
@@ -133,16 +133,16 @@ function AddVehicleForm({ dealershipId, onDone }: { dealershipId: string; onDone
             </FormField>
           )}
         />
-        <FormField label="Exterior colour" error={errors.exteriorColor?.message} className="sm:col-span-2">
+        <FormField label="Exterior colour" error={errors.exteriorColor?.message} className="col-span-2 sm:col-span-2">
           <Input id="vehicle-color" autoComplete="off" placeholder="Crystal Black" {...form.register("exteriorColor")} />
         </FormField>
-        <FormField label="Price ($)" error={errors.price?.message} className="sm:col-span-2">
+        <FormField label="Price ($)" error={errors.price?.message} className="col-span-1 sm:col-span-2">
           <Input id="vehicle-price" inputMode="decimal" autoComplete="off" placeholder="24500" {...form.register("price")} />
         </FormField>
-        <FormField label="Mileage" error={errors.mileage?.message} className="sm:col-span-2">
+        <FormField label="Mileage" error={errors.mileage?.message} className="col-span-1 sm:col-span-2">
           <Input id="vehicle-mileage" inputMode="numeric" autoComplete="off" placeholder="12000" {...form.register("mileage")} />
         </FormField>
-        <FormField label="VIN" error={errors.vin?.message} hint="Optional. 17 characters; checked against its check digit." className="sm:col-span-6">
+        <FormField label="VIN" error={errors.vin?.message} hint="Optional. 17 characters; checked against its check digit." className="col-span-2 sm:col-span-6">
           <Input id="vehicle-vin" autoComplete="off" maxLength={20} className="font-mono uppercase" placeholder="1HGCM82633A004352" {...form.register("vin")} />
         </FormField>
       </form>

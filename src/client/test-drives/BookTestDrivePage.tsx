@@ -29,7 +29,7 @@ import { applyTestDriveServerErrors, ClientFields, testDriveRequest, useTakeOutP
 // /test-drives/book and /book-test-drive (spec part 2 §2): "Book a Test Drive" with "Back to Test Drives", the clock on
 // the dealership's time refreshed every second, and the take-out dialog's client and vehicle fields with its rules.
 // A drive is booked for a date and time on the dealership's clock (stored "scheduled"), or taken out right now.
-// ?leadId= starts with that existing client (the lead page's "Book Test Drive"). Decision 068.
+// ?leadId= starts with that existing client (the lead page's "Book Test Drive"). Decision 067.
 
 type When = "later" | "now";
 

@@ -70,8 +70,8 @@ function TakeOutForm({ onOpenChange, dealershipId, timezone, vehicle, unit }: Ta
         <VehicleFields form={form} dealershipId={dealershipId} fixedVehicle={vehicle} />
         <ClientFields form={form} dealershipId={dealershipId} />
       </form>
-      <DialogFooter className="items-center border-t pt-4 sm:justify-between">
-        <p className="text-[13px] text-muted-foreground" data-testid="take-out-problem" aria-live="polite">
+      <DialogFooter className="flex-col items-stretch gap-3 border-t pt-4 sm:flex-row sm:items-center sm:justify-between">
+        <p className="text-center text-[13px] text-muted-foreground sm:text-left" data-testid="take-out-problem" aria-live="polite">
           {alreadyOut ? "This vehicle is already out on a test drive." : (problem ?? "Ready to go.")}
         </p>
         <div className="flex flex-col-reverse gap-2 sm:flex-row">

@@ -237,88 +237,61 @@ function TestDriveDetail({ testDriveId }: { testDriveId: string }) {
         </AlertDialogContent>
       </AlertDialog>
 
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="grid content-start gap-6 lg:col-span-2">
-          <Card>
-            <CardHeader>
-              <CardTitle className="flex items-center gap-2">
-                <CarFront className="size-4 text-muted-foreground" aria-hidden="true" />
-                Test Drive Details
-              </CardTitle>
-            </CardHeader>
-            <CardContent>
-              {editing ? (
-                <form onSubmit={(e) => void save(e)} noValidate className="grid gap-5" aria-label="Edit test drive">
-                  <div className="grid gap-5 sm:grid-cols-2">
-                    <FormField label="Vehicle driven" error={errors.vehicleDriven?.message}>
-                      <Input id="edit-vehicle" autoComplete="off" {...form.register("vehicleDriven")} />
-                    </FormField>
-                    <FormField label="Stock number" error={errors.stockNumber?.message}>
-                      <Input id="edit-stock" autoComplete="off" {...form.register("stockNumber")} />
-                    </FormField>
-                    <FormField label="Test drive date" error={errors.testDriveDate?.message}>
-                      <Input id="edit-date" type="date" min="2000-01-01" max="2100-12-31" {...form.register("testDriveDate")} />
-                    </FormField>
-                    <FormField label="Test drive time" error={errors.testDriveTime?.message}>
-                      <Input id="edit-time" type="time" step={60} {...form.register("testDriveTime")} />
-                    </FormField>
-                  </div>
-                  <FormField label="Notes" error={errors.notes?.message}>
-                    <Textarea id="edit-notes" rows={4} {...form.register("notes")} />
+      {/* Phones: details, then status and client, then the timeline; wide screens: the side column on the right. */}
+      <div className="grid items-start gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-2">
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <CarFront className="size-4 text-muted-foreground" aria-hidden="true" />
+              Test Drive Details
+            </CardTitle>
+          </CardHeader>
+          <CardContent>
+            {editing ? (
+              <form onSubmit={(e) => void save(e)} noValidate className="grid gap-5" aria-label="Edit test drive">
+                <div className="grid gap-5 sm:grid-cols-2">
+                  <FormField label="Vehicle driven" error={errors.vehicleDriven?.message}>
+                    <Input id="edit-vehicle" autoComplete="off" {...form.register("vehicleDriven")} />
                   </FormField>
-                  <div className="flex flex-col-reverse gap-2 border-t pt-5 sm:flex-row sm:justify-end">
-                    <Button type="button" variant="outline" onClick={cancel}>
-                      <X />
-                      Cancel
-                    </Button>
-                    <Button type="submit" disabled={form.formState.isSubmitting}>
-                      {form.formState.isSubmitting ? <Spinner /> : <Save />}
-                      {form.formState.isSubmitting ? "Saving..." : "Save"}
-                    </Button>
-                  </div>
-                </form>
-              ) : (
-                <dl className="grid gap-5 sm:grid-cols-2" data-testid="test-drive-information">
-                  <Field label="Vehicle driven">{drive.vehicleDriven ?? none("Not recorded")}</Field>
-                  <Field label="Stock number">{drive.stockNumber ? <span className="font-mono">{drive.stockNumber}</span> : none("Not recorded")}</Field>
-                  <Field label="Date">{drive.testDriveDate ? longDate(drive.testDriveDate) : none("Date TBD")}</Field>
-                  <Field label="Time">{drive.testDriveTime ? formatSlot(drive.testDriveTime) : none("Not set")}</Field>
-                  <div className="sm:col-span-2">
-                    <Field label="Notes">{drive.notes ? <p className="whitespace-pre-wrap">{drive.notes}</p> : none("No notes")}</Field>
-                  </div>
-                </dl>
-              )}
-            </CardContent>
-          </Card>
-
-          <Card>
-            <CardHeader>
-              <CardTitle>Timeline</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <dl className="grid gap-5 sm:grid-cols-3" data-testid="test-drive-timeline">
-                <Field label="Taken out">
-                  {formatInstant(drive.takenOutAt, timezone)}
-                  {drive.takenOutByName && <span className="block text-xs text-muted-foreground">by {drive.takenOutByName}</span>}
-                </Field>
-                <Field label="Returned">{formatInstant(drive.returnedAt, timezone)}</Field>
-                <Field label="Duration">
-                  {drive.duration !== null ? (
-                    <span className="tabular-nums">{formatDuration(drive.duration)}</span>
-                  ) : out && drive.takenOutAt ? (
-                    <span className="text-sm text-warning-foreground">
-                      Out <OutSince takenOutAt={drive.takenOutAt} timezone={timezone} />
-                    </span>
-                  ) : (
-                    none("—")
-                  )}
-                </Field>
+                  <FormField label="Stock number" error={errors.stockNumber?.message}>
+                    <Input id="edit-stock" autoComplete="off" {...form.register("stockNumber")} />
+                  </FormField>
+                  <FormField label="Test drive date" error={errors.testDriveDate?.message}>
+                    <Input id="edit-date" type="date" min="2000-01-01" max="2100-12-31" {...form.register("testDriveDate")} />
+                  </FormField>
+                  <FormField label="Test drive time" error={errors.testDriveTime?.message}>
+                    <Input id="edit-time" type="time" step={60} {...form.register("testDriveTime")} />
+                  </FormField>
+                </div>
+                <FormField label="Notes" error={errors.notes?.message}>
+                  <Textarea id="edit-notes" rows={4} {...form.register("notes")} />
+                </FormField>
+                <div className="flex flex-col-reverse gap-2 border-t pt-5 sm:flex-row sm:justify-end">
+                  <Button type="button" variant="outline" onClick={cancel}>
+                    <X />
+                    Cancel
+                  </Button>
+                  <Button type="submit" disabled={form.formState.isSubmitting}>
+                    {form.formState.isSubmitting ? <Spinner /> : <Save />}
+                    {form.formState.isSubmitting ? "Saving..." : "Save"}
+                  </Button>
+                </div>
+              </form>
+            ) : (
+              <dl className="grid gap-5 sm:grid-cols-2" data-testid="test-drive-information">
+                <Field label="Vehicle driven">{drive.vehicleDriven ?? none("Not recorded")}</Field>
+                <Field label="Stock number">{drive.stockNumber ? <span className="font-mono">{drive.stockNumber}</span> : none("Not recorded")}</Field>
+                <Field label="Date">{drive.testDriveDate ? longDate(drive.testDriveDate) : none("Date TBD")}</Field>
+                <Field label="Time">{drive.testDriveTime ? formatSlot(drive.testDriveTime) : none("Not set")}</Field>
+                <div className="sm:col-span-2">
+                  <Field label="Notes">{drive.notes ? <p className="whitespace-pre-wrap">{drive.notes}</p> : none("No notes")}</Field>
+                </div>
               </dl>
-            </CardContent>
-          </Card>
-        </div>
+            )}
+          </CardContent>
+        </Card>
 
-        <div className="grid content-start gap-6">
+        <div className="grid content-start gap-6 lg:row-span-2">
           <Card>
             <CardHeader>
               <CardTitle>Status</CardTitle>
@@ -367,6 +340,32 @@ function TestDriveDetail({ testDriveId }: { testDriveId: string }) {
             </CardContent>
           </Card>
         </div>
+
+        <Card className="lg:col-span-2">
+          <CardHeader>
+            <CardTitle>Timeline</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <dl className="grid gap-5 sm:grid-cols-3" data-testid="test-drive-timeline">
+              <Field label="Taken out">
+                {formatInstant(drive.takenOutAt, timezone)}
+                {drive.takenOutByName && <span className="block text-xs text-muted-foreground">by {drive.takenOutByName}</span>}
+              </Field>
+              <Field label="Returned">{formatInstant(drive.returnedAt, timezone)}</Field>
+              <Field label="Duration">
+                {drive.duration !== null ? (
+                  <span className="tabular-nums">{formatDuration(drive.duration)}</span>
+                ) : out && drive.takenOutAt ? (
+                  <span className="text-sm text-warning-foreground">
+                    Out <OutSince takenOutAt={drive.takenOutAt} timezone={timezone} />
+                  </span>
+                ) : (
+                  none("—")
+                )}
+              </Field>
+            </dl>
+          </CardContent>
+        </Card>
       </div>
     </div>
   );

@@ -25,7 +25,7 @@ import { VehicleCard } from "./VehicleCard";
 
 // /test-drives (spec part 2 §2 Test drive inventory): the vehicles kept for test drives with search and filters, each
 // with its status icon; Take Out Demo, Mark Returned, and Add Vehicle / remove for management. Tabs add the demo units
-// and the drives out now or booked. ?tab=units|drives opens those tabs.
+// and the drives out now or booked. ?tab=units|drives opens those tabs (decision 067).
 
 const ANY = "any";
 type Tab = "inventory" | "units" | "drives";
@@ -180,8 +180,8 @@ function VehicleInventory({
             </Button>
           )}
         </CardHeader>
-        <CardContent className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))]">
-          <SearchInput value={search} onValueChange={setSearch} placeholder="Search make, model, trim, stock # or VIN" label="Search vehicles" className="sm:col-span-2 lg:col-span-1" />
+        <CardContent className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))]">
+          <SearchInput value={search} onValueChange={setSearch} placeholder="Search make, model, trim, stock # or VIN" label="Search vehicles" className="col-span-2 lg:col-span-1" />
           <Select value={condition || ANY} onValueChange={(v) => setCondition(v === ANY ? "" : (v as VehicleCondition))}>
             <SelectTrigger aria-label="Condition" className="w-full">
               <SelectValue />
@@ -209,6 +209,7 @@ function VehicleInventory({
             onChange={(e) => setYear(e.target.value.replace(/\D/g, ""))}
             placeholder="Year"
             aria-label="Year"
+            className="col-span-2 lg:col-span-1"
           />
         </CardContent>
       </Card>

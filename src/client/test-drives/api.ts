@@ -6,7 +6,7 @@ import { api, apiRequest } from "../lib/api";
 import { pathFromQueryKey } from "../lib/query-key";
 import { nextPageUrl } from "../leads/api";
 
-// Data of the test-drive area (spec part 2 §7 test drives and vehicles; decisions 060-064 for the server's side).
+// Data of the test-drive area (spec part 2 §7 test drives and vehicles; the screens: decision 067).
 // Keys are the paths they read (decision 040); every write refreshes what it changes: the inventory, the units, the
 // drives, a lead's drives, the dashboard metrics and the analytics.
 

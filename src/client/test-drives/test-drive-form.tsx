@@ -269,7 +269,7 @@ export function VehicleFields({ form, dealershipId, fixedVehicle }: { form: UseF
         options={[
           { value: "vehicle", label: "Inventory" },
           { value: "tdu", label: "Demo unit" },
-          { value: "manual", label: "Manual entry" },
+          { value: "manual", label: "Manual" },
         ]}
       />
       {vehicleType === "vehicle" &&
