@@ -22,12 +22,14 @@ type UpdateInput = z.output<typeof platformUserUpdateSchema>;
 
 export const EMAIL_TAKEN = "An account with this email already exists";
 
-const isAdmin = sql<boolean>`exists (select 1 from ${platformAdmins} p where p.user_id = ${users.id} and p.active)`;
+// Written out: drizzle leaves a column of the selected table unqualified, and inside these subqueries "id" would be theirs.
+const userId = sql`"users"."id"`;
+const isAdmin = sql<boolean>`exists (select 1 from ${platformAdmins} p where p.user_id = ${userId} and p.active)`;
 /** Active memberships of dealerships in service, by dealership name: the user's "dealership assignments". */
 const assignments = sql<PlatformUser["dealerships"]>`coalesce((
     select json_agg(json_build_object('id', d.id, 'name', d.name, 'role', du.role) order by lower(d.name), d.id)
     from ${dealershipUsers} du join ${dealerships} d on d.id = du.dealership_id
-    where du.user_id = ${users.id} and du.active and d.active), '[]'::json)`;
+    where du.user_id = ${userId} and du.active and d.active), '[]'::json)`;
 
 async function platformUsers(db: Db | Tx, where: SQL | undefined, limit: number, offset = 0): Promise<PlatformUser[]> {
   const rows = await db
