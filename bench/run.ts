@@ -119,7 +119,7 @@ async function readyData(open: (fresh: boolean) => Promise<Database>, log: strin
   const t0 = Date.now();
   const note = (line: string) => {
     console.log(line);
-    log.push(`Data: ${line.trim()}`);
+    log.push(line.trim());
   };
   let database = await open(false);
   try {
@@ -131,7 +131,7 @@ async function readyData(open: (fresh: boolean) => Promise<Database>, log: strin
     database = await open(true);
     await generate(database, note);
   }
-  log.push(`data ready after ${Date.now() - t0} ms`);
+  log.push(`ready after ${Date.now() - t0} ms`);
   return database;
 }
 
@@ -257,7 +257,7 @@ async function postgresTarget(): Promise<string> {
     `## PostgreSQL ${serverVersion} server: the app beside the floor`,
     "",
     `Run ${startedAt} UTC on app commit **${version}**; ${ROUNDS} interleaved rounds of ${SECONDS} s per server and scenario ` +
-      `(after a 1 s warm-up each); load average ${loadRange(runs.map((r) => r.figures.load))} before the runs. ${notes.join("; ")}.`,
+      `(after a 1 s warm-up each); load average ${loadRange(runs.map((r) => r.figures.load))} before the runs. Data: ${notes.join("; ")}.`,
     "",
     floorTables(runs, scenarioNames, CONNECTIONS, names),
     "",
@@ -361,7 +361,7 @@ async function pgliteTarget(): Promise<string> {
   return [
     "## PGlite (embedded; one connection inside the app's process, so no floor)",
     "",
-    `Run ${startedAt} UTC on app commit **${version}**, one round of ${SECONDS} s per scenario after a 1 s warm-up. ${notes.join("; ")}.`,
+    `Run ${startedAt} UTC on app commit **${version}**, one round of ${SECONDS} s per scenario after a 1 s warm-up. Data: ${notes.join("; ")}.`,
     "",
     "### 1,000,000 leads",
     "",
