@@ -13,13 +13,11 @@ export default defineConfig({
     sourcemap: false,
     rolldownOptions: {
       output: {
-        // Libraries change rarely: keep them in their own files so a release of our code reuses the cached ones.
+        // React and the router change rarely and every screen needs them: one file that stays cached across releases.
+        // Everything else is left to the bundler's automatic splitting, so each lazy page (src/client/routes.tsx)
+        // downloads only the code it uses (issue 12, decision 070; bench/BUNDLE.md).
         codeSplitting: {
-          groups: [
-            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 3 },
-            { name: "ui", test: /node_modules[\\/](@radix-ui|radix-ui|lucide-react|@floating-ui)[\\/]/, priority: 2 },
-            { name: "vendor", test: /node_modules[\\/]/, priority: 1 },
-          ],
+          groups: [{ name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 1 }],
         },
       },
     },

@@ -3,8 +3,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { AuthProvider } from "./auth/auth-provider";
-import { Toaster } from "./components/ui/toast";
-import { TooltipProvider } from "./components/ui/tooltip";
+import { ToasterOnDemand } from "./components/toaster-on-demand";
 import { queryClient } from "./lib/query-client";
 import { AppRoutes } from "./routes";
 import "./styles.css";
@@ -13,12 +12,10 @@ createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <BrowserRouter>
-        <TooltipProvider>
-          <AuthProvider>
-            <AppRoutes />
-          </AuthProvider>
-          <Toaster />
-        </TooltipProvider>
+        <AuthProvider>
+          <AppRoutes />
+        </AuthProvider>
+        <ToasterOnDemand />
       </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,

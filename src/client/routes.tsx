@@ -1,26 +1,47 @@
-import type { ReactElement } from "react";
-import { Navigate, Route, Routes } from "react-router";
+import { lazy, Suspense, useEffect, type ComponentType, type ReactElement } from "react";
+import { matchRoutes, Navigate, Route, Routes, useLocation } from "react-router";
 import { useAuth } from "./auth/auth-provider";
-import { AdminPage } from "./admin/AdminPage";
-import { CalendarPage } from "./appointments/CalendarPage";
-import { ScheduleAppointmentPage } from "./appointments/ScheduleAppointmentPage";
-import { AuthPage } from "./auth/AuthPage";
+import { SignInFirst } from "./auth/sign-in-first";
 import { usePlatformAdminStatus } from "./auth/use-platform-admin";
-import { AppShell } from "./components/shell/app-shell";
-import { PlatformAdminShell } from "./components/shell/platform-admin-shell";
-import { FullScreenSpinner } from "./components/ui/spinner";
-import { DashboardPage } from "./dashboard/DashboardPage";
+import { FullScreenSpinner, Spinner } from "./components/ui/spinner";
 import { DealershipProvider } from "./dealerships/dealership-context";
-import { CreateLeadPage } from "./leads/CreateLeadPage";
-import { LeadDetailPage } from "./leads/LeadDetailPage";
-import { MyClientsPage } from "./leads/MyClientsPage";
-import { NewLeadsPage } from "./leads/NewLeadsPage";
 import { KnownRoutesProvider } from "./lib/known-routes";
-import { NotFoundPage } from "./pages/NotFoundPage";
-import { PlatformAdminPage } from "./platform-admin/PlatformAdminPage";
+
+// Every page, and each shell, is its own download (issue 12, decision 070): the first screen fetches the bootstrap
+// (React, the router, the query client, sign-in state, toasts) and then only what that screen draws.
+// A page module keeps its named export; `page()` adapts it for React.lazy and keeps the loader to start it early.
+function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return Object.assign(
+    lazy(() => load().then((module) => ({ default: pick(module) }))),
+    { preload: () => void load() },
+  );
+}
+
+const AppShell = page(() => import("./components/shell/app-shell"), (m) => m.AppShell);
+const PlatformAdminShell = page(() => import("./components/shell/platform-admin-shell"), (m) => m.PlatformAdminShell);
+const AdminPage = page(() => import("./admin/AdminPage"), (m) => m.AdminPage);
+const AuthPage = page(() => import("./auth/AuthPage"), (m) => m.AuthPage);
+const CalendarPage = page(() => import("./appointments/CalendarPage"), (m) => m.CalendarPage);
+const CreateLeadPage = page(() => import("./leads/CreateLeadPage"), (m) => m.CreateLeadPage);
+const DashboardPage = page(() => import("./dashboard/DashboardPage"), (m) => m.DashboardPage);
+const LeadDetailPage = page(() => import("./leads/LeadDetailPage"), (m) => m.LeadDetailPage);
+const MyClientsPage = page(() => import("./leads/MyClientsPage"), (m) => m.MyClientsPage);
+const NewLeadsPage = page(() => import("./leads/NewLeadsPage"), (m) => m.NewLeadsPage);
+const NotFoundPage = page(() => import("./pages/NotFoundPage"), (m) => m.NotFoundPage);
+const PlatformAdminPage = page(() => import("./platform-admin/PlatformAdminPage"), (m) => m.PlatformAdminPage);
+const ScheduleAppointmentPage = page(() => import("./appointments/ScheduleAppointmentPage"), (m) => m.ScheduleAppointmentPage);
+const ProfilePage = page(() => import("./profile/ProfilePage"), (m) => m.ProfilePage);
+const ResetPasswordPage = page(() => import("./auth/ResetPasswordPage"), (m) => m.ResetPasswordPage);
+const TestDrivesPage = page(() => import("./test-drives/TestDrivesPage"), (m) => m.TestDrivesPage);
+const BookTestDrivePage = page(() => import("./test-drives/BookTestDrivePage"), (m) => m.BookTestDrivePage);
+const TestDriveDetailPage = page(() => import("./test-drives/TestDriveDetailPage"), (m) => m.TestDriveDetailPage);
+const TestDriveAnalyticsPage = page(() => import("./analytics/TestDriveAnalyticsPage"), (m) => m.TestDriveAnalyticsPage);
+const SalesRepAnalyticsPage = page(() => import("./analytics/SalesRepAnalyticsPage"), (m) => m.SalesRepAnalyticsPage);
 
 /*
- * ROUTE TABLE — spec part 1 §2.1 and part 2 §2. Adding a page is ONE line in the right list:
+ * ROUTE TABLE — spec part 1 §2.1 and part 2 §2. Adding a page is TWO lines: a lazy `page(...)` constant above
+ * (never a static import of a page: it would land in everyone's first download; bench/bundle-size.ts checks) and
+ * one line in the right list:
  *
  *   userRoutes           signed-in regular users, drawn inside the app shell (header, sidebar, bottom bar).
  *                        e.g. { path: "/leads/new", element: <NewLeadsPage /> },
@@ -32,6 +53,8 @@ import { PlatformAdminPage } from "./platform-admin/PlatformAdminPage";
  *
  * Everything not listed falls to the unknown-route rule: signed out → the "404 Page Not Found" screen (and / → /auth);
  * regular user → /; platform admin → /platform-admin. Routes of areas not built yet are simply absent.
+ * A signed-out visitor opening a path of userRoutes or platformAdminRoutes is sent to /auth?next=<path> instead
+ * (issue 12): after signing in they land on that page.
  * A navigation item or floating button appears only when its path is routed here (components/shell/nav.ts).
  */
 
@@ -52,38 +75,86 @@ export const userRoutes: AppRoute[] = [
   { path: "/admin", element: <AdminPage /> },
   { path: "/calendar", element: <CalendarPage /> },
   { path: "/appointments/new", element: <ScheduleAppointmentPage /> },
+  { path: "/profile", element: <ProfilePage /> },
+  { path: "/test-drives", element: <TestDrivesPage /> },
+  { path: "/test-drives/book", element: <BookTestDrivePage /> },
+  { path: "/book-test-drive", element: <BookTestDrivePage /> },
+  { path: "/test-drives/:testDriveId", element: <TestDriveDetailPage /> },
+  { path: "/tdus", element: <TestDriveAnalyticsPage /> },
+  { path: "/sales-analytics", element: <SalesRepAnalyticsPage /> },
   // A regular user opening /platform-admin is checked, told, and sent to / (part 2 §2).
   { path: "/platform-admin", element: <PlatformAdminPage />, shell: false },
 ];
 
-export const platformAdminRoutes: AppRoute[] = [{ path: "/platform-admin", element: <PlatformAdminPage /> }];
+export const platformAdminRoutes: AppRoute[] = [
+  { path: "/platform-admin", element: <PlatformAdminPage /> },
+  { path: "/profile", element: <ProfilePage /> },
+];
 
 export const publicRoutes: AppRoute[] = [{ path: "/auth", element: <AuthPage /> }];
 
-export const openRoutes: AppRoute[] = [];
+// The e-mailed reset link works whoever is signed in here: using it ends every session of its account anyway.
+export const openRoutes: AppRoute[] = [{ path: "/reset-password", element: <ResetPasswordPage /> }];
 
 const paths = (routes: AppRoute[]) => routes.map((r) => r.path);
-const draw = (routes: AppRoute[]) => routes.map((r) => <Route key={r.path} path={r.path} element={r.element} />);
+
+/** While a page's code downloads: inside a shell the shell stays and only the page area waits. */
+function PageLoading({ fullScreen }: { fullScreen: boolean }) {
+  if (fullScreen) return <FullScreenSpinner label="Loading..." />;
+  return (
+    <div role="status" aria-live="polite" className="flex justify-center py-16 text-muted-foreground">
+      <Spinner className="size-6 text-primary" />
+      <span className="sr-only">Loading...</span>
+    </div>
+  );
+}
+
+function draw(routes: AppRoute[], { fullScreen = true } = {}) {
+  return routes.map((r) => (
+    <Route key={r.path} path={r.path} element={<Suspense fallback={<PageLoading fullScreen={fullScreen} />}>{r.element}</Suspense>} />
+  ));
+}
+
+/**
+ * Starts downloading the shell and the page at this address at once, instead of the page only after its shell has
+ * arrived (a lazy layout renders its outlet only once it is loaded).
+ */
+function usePreload(routes: AppRoute[], shell: { preload: () => void } | null) {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    shell?.preload();
+    const type = matchRoutes(routes, pathname)?.[0]?.route.element?.type as { preload?: () => void } | undefined;
+    type?.preload?.();
+  }, [routes, shell, pathname]);
+}
+
+/** Paths that exist once signed in: a signed-out visitor opening one (a bookmark) signs in and comes back. */
+const signInFirstPaths = [...new Set([...paths(userRoutes), ...paths(platformAdminRoutes)])].filter((p) => p !== "/");
 
 function SignedOutRoutes() {
+  usePreload(publicRoutes, null);
   return (
     <KnownRoutesProvider patterns={[...paths(publicRoutes), ...paths(openRoutes)]}>
       <Routes>
         {draw(openRoutes)}
         {draw(publicRoutes)}
         <Route path="/" element={<Navigate to="/auth" replace />} />
-        <Route path="*" element={<NotFoundPage />} />
+        {signInFirstPaths.map((path) => (
+          <Route key={path} path={path} element={<SignInFirst />} />
+        ))}
+        {draw([{ path: "*", element: <NotFoundPage /> }])}
       </Routes>
     </KnownRoutesProvider>
   );
 }
 
 function PlatformAdminRoutes() {
+  usePreload(platformAdminRoutes, PlatformAdminShell);
   return (
     <KnownRoutesProvider patterns={[...paths(platformAdminRoutes), ...paths(openRoutes)]}>
       <Routes>
         {draw(openRoutes)}
-        <Route element={<PlatformAdminShell />}>{draw(platformAdminRoutes)}</Route>
+        <Route element={<Suspense fallback={<PageLoading fullScreen />}><PlatformAdminShell /></Suspense>}>{draw(platformAdminRoutes, { fullScreen: false })}</Route>
         <Route path="*" element={<Navigate to="/platform-admin" replace />} />
       </Routes>
     </KnownRoutesProvider>
@@ -96,7 +167,7 @@ function RegularUserRoutes() {
       <Routes>
         {draw(openRoutes)}
         {draw(userRoutes.filter((r) => r.shell === false))}
-        <Route element={<AppShell />}>{draw(userRoutes.filter((r) => r.shell !== false))}</Route>
+        <Route element={<Suspense fallback={<PageLoading fullScreen />}><AppShell /></Suspense>}>{draw(userRoutes.filter((r) => r.shell !== false), { fullScreen: false })}</Route>
         <Route path="*" element={<Navigate to="/" replace />} />
       </Routes>
     </KnownRoutesProvider>
@@ -104,6 +175,8 @@ function RegularUserRoutes() {
 }
 
 function SignedInRoutes() {
+  // Most people are regular users: fetch their shell and page while the admin status is asked.
+  usePreload(userRoutes, AppShell);
   const { isPlatformAdmin, isLoading } = usePlatformAdminStatus();
   if (isLoading) return <FullScreenSpinner label="Loading dashboard..." />;
   return <DealershipProvider>{isPlatformAdmin ? <PlatformAdminRoutes /> : <RegularUserRoutes />}</DealershipProvider>;

@@ -13,6 +13,15 @@ export const ROLE_LABELS: Record<DealershipRole | "superAdmin", string> = {
 /** Lead statuses selectable in edit (part 2 §4); new and claimed are the workflow states (part 1 §3). */
 export const LEAD_STATUSES = ["new", "claimed", "contacted", "qualified", "inProgress", "closed", "lost"] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
+export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = {
+  new: "New",
+  claimed: "Claimed",
+  contacted: "Contacted",
+  qualified: "Qualified",
+  inProgress: "In Progress",
+  closed: "Closed",
+  lost: "Lost",
+};
 
 export const APPOINTMENT_STATUSES = ["scheduled", "arrived", "completed", "cancelled", "no-show"] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logInAs } from "./helpers/auth";
+import { DEMO_PASSWORD, DEMO_USERS, logInAs, logOut } from "./helpers/auth";
 import { newPage, PHONE } from "./helpers/browser";
 import { waitForHeading, waitForPath, waitForToast } from "./helpers/page";
 import { useServerAndBrowser } from "./helpers/suite";
@@ -15,14 +15,44 @@ describe("routing when signed out (part 1 §2.1)", () => {
     await context.close();
   });
 
-  it("shows the not-found screen for any other unknown path, including pages that need a sign-in", async () => {
+  it("shows the not-found screen for a path no one has", async () => {
     const { page, context } = await newPage(suite.browser, suite.server.url);
-    for (const path of ["/no/such/page", "/dashboard"]) {
+    await page.goto("/no/such/page");
+    await waitForHeading(page, "404 Page Not Found");
+    expect(await page.getByText("Did you forget to add the page to the router?").isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe("/no/such/page");
+    await context.close();
+  });
+
+  // Issue 12: a bookmarked page used to answer "404 ... Did you forget to add the page to the router?".
+  it("on a phone, sends a bookmarked page to sign in and back to that page afterwards", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url, PHONE);
+    for (const [path, heading] of [["/calendar", "Calendar"], ["/leads/my?status=claimed", "My Clients"]] as const) {
       await page.goto(path);
-      await waitForHeading(page, "404 Page Not Found");
-      expect(await page.getByText("Did you forget to add the page to the router?").isVisible()).toBe(true);
-      expect(new URL(page.url()).pathname).toBe(path);
+      await waitForHeading(page, "Welcome back");
+      const url = new URL(page.url());
+      expect(url.pathname).toBe("/auth");
+      expect(url.searchParams.get("next")).toBe(path);
+      expect(await page.getByText("404 Page Not Found").count()).toBe(0);
+      await page.getByLabel("Email").fill(DEMO_USERS.sales);
+      await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
+      await page.getByRole("button", { name: "Login", exact: true }).click();
+      await waitForPath(page, path.split("?")[0]!);
+      await waitForHeading(page, heading);
+      expect(new URL(page.url()).search).toBe(path.includes("?") ? `?${path.split("?")[1]}` : "");
+      await logOut(page);
     }
+    await context.close();
+  });
+
+  it("never sends a visitor off the site after signing in, whatever ?next= says", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url);
+    await page.goto(`/auth?next=${encodeURIComponent("//evil.example/phish")}`);
+    await page.getByLabel("Email").fill(DEMO_USERS.sales);
+    await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Login", exact: true }).click();
+    await waitForPath(page, "/");
+    expect(new URL(page.url()).host).toBe(new URL(suite.server.url).host);
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import { CalendarCheck2, CarFront, Inbox, Users } from "lucide-react";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { useLocation } from "react-router";
 import { useDocumentTitle } from "../components/page-header";
 import { Brand } from "../components/shell/brand";
@@ -64,10 +64,20 @@ export function AuthPage() {
               <Spinner /> Checking your invitation...
             </div>
           ) : (
-            <Mode key={state.mode + (state.invitation ? ":invited" : "")} state={state} go={go} />
+            <Suspense fallback={<ModeLoading />}>
+              <Mode key={state.mode + (state.invitation ? ":invited" : "")} state={state} go={go} />
+            </Suspense>
           )}
         </div>
       </main>
+    </div>
+  );
+}
+
+function ModeLoading() {
+  return (
+    <div role="status" className="flex items-center justify-center gap-3 py-16 text-sm text-muted-foreground">
+      <Spinner /> Loading...
     </div>
   );
 }

@@ -1,6 +1,5 @@
 import { MailSearch } from "lucide-react";
 import { useState } from "react";
-import { invitationCheckSchema, loginSchema } from "../../shared/schemas/auth";
 import { Button } from "../components/ui/button";
 import { FormField, useZodForm } from "../components/ui/form";
 import { Input } from "../components/ui/input";
@@ -10,23 +9,47 @@ import { useInvitationCheck } from "./invitation";
 import type { AuthModeProps } from "./modes";
 import { PasswordInput } from "./PasswordInput";
 
+// The sign-in screen is the first screen of most visits: its checks (zod) download once it is drawn (issue 12).
+const authSchemas = () => import("../../shared/schemas/auth");
+const loadLoginSchema = () => authSchemas().then((m) => m.loginSchema);
+
 /** Login mode (part 1 §2.2): e-mail and password; Sign Up reveals the invitation check. */
 export function LoginForm({ state, go }: AuthModeProps) {
   const { loginMutation } = useAuth();
-  const form = useZodForm(loginSchema, { defaultValues: { email: state.email, password: "" } });
+  const form = useZodForm(loadLoginSchema, { defaultValues: { email: state.email, password: "" } });
   const { errors } = form.formState;
 
   return (
     <div>
       <h2 className="text-2xl font-bold tracking-tight">Welcome back</h2>
       <p className="mt-1.5 text-sm text-muted-foreground">Sign in to your dealership workspace.</p>
-      <form className="mt-7 grid gap-5" noValidate onSubmit={form.handleSubmit((values) => loginMutation.mutate(values))}>
+      <form
+        className="mt-7 grid gap-5"
+        noValidate
+        onSubmit={form.handleSubmit((values) =>
+          loginMutation.mutate(values, {
+            // Two-factor (part 1 §4): the code step sends the e-mail and password again with the code.
+            onSuccess: (result) => {
+              if ("requiresTwoFactor" in result) go({ mode: "twoFactor", email: values.email, pendingPassword: values.password });
+            },
+          }),
+        )}
+      >
         <FormField label="Email" error={errors.email?.message}>
           <Input id="login-email" type="email" autoComplete="email" inputMode="email" placeholder="you@dealership.com" {...form.register("email")} />
         </FormField>
         <FormField label="Password" error={errors.password?.message}>
           <PasswordInput id="login-password" autoComplete="current-password" placeholder="Your password" {...form.register("password")} />
         </FormField>
+        <div className="-mt-3 flex justify-end">
+          <button
+            type="button"
+            className="rounded text-sm font-medium text-primary outline-none hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/30"
+            onClick={() => go({ mode: "forgot", email: form.getValues("email") })}
+          >
+            Forgot password?
+          </button>
+        </div>
         <Button type="submit" size="lg" className="mt-1 w-full" disabled={loginMutation.isPending}>
           {loginMutation.isPending && <Spinner />}
           {loginMutation.isPending ? "Logging in..." : "Login"}
@@ -43,7 +66,8 @@ function SignUpInvitationCheck({ go }: Pick<AuthModeProps, "go">) {
   const [error, setError] = useState<string | null>(null);
   const { check, isChecking } = useInvitationCheck(go);
 
-  function submit() {
+  async function submit() {
+    const { invitationCheckSchema } = await authSchemas();
     const parsed = invitationCheckSchema.safeParse({ email });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? "Please enter a valid email address");
@@ -79,7 +103,7 @@ function SignUpInvitationCheck({ go }: Pick<AuthModeProps, "go">) {
               onKeyDown={(e) => {
                 if (e.key === "Enter") {
                   e.preventDefault();
-                  submit();
+                  void submit();
                 }
               }}
             />
@@ -96,7 +120,7 @@ function SignUpInvitationCheck({ go }: Pick<AuthModeProps, "go">) {
             >
               Cancel
             </Button>
-            <Button className="flex-1" onClick={submit} disabled={isChecking}>
+            <Button className="flex-1" onClick={() => void submit()} disabled={isChecking}>
               {isChecking ? <Spinner /> : <MailSearch aria-hidden="true" />}
               Check Invitation
             </Button>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient, type UseMutationResult } from "@tanstack/react-query";
 import { createContext, useContext, type ReactNode } from "react";
-import { useNavigate } from "react-router";
+import { useLocation, useNavigate } from "react-router";
 import type { LoginInput, RegisterInput } from "../../shared/schemas/auth";
 import type { CurrentUser } from "../../shared/schemas/responses/auth";
 import { api, apiRequest, errorStatus, serverMessage } from "../lib/api";
@@ -9,6 +9,7 @@ import { isDealershipSpecificKey } from "../lib/query-key";
 import { toast } from "../lib/toast";
 import { DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY, USER_KEY } from "./keys";
 import { clearPersonalStorage, takeRedirectPath } from "./session-storage";
+import { nextPathFrom } from "./sign-in-first";
 
 // Authentication state and actions (part 1 §4, §7, §8). Wrap the app in <AuthProvider>; read it with useAuth().
 
@@ -48,15 +49,17 @@ export function forgetSignedInData(queryClient: QueryClient): void {
 
 /**
  * After login or registration: store the user, clear all other cached data, and go to the stored redirect path
- * (removing it) or to / so that routing decides.
+ * (removing it), else to the page the visitor opened signed out (/auth?next=, issue 12), else to / so that routing
+ * decides.
  */
 export function useCompleteSignIn(): (user: CurrentUser) => void {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const { search } = useLocation();
   return (user) => {
     queryClient.clear();
     queryClient.setQueryData(USER_KEY, user);
-    navigate(takeRedirectPath() ?? "/", { replace: true });
+    navigate(takeRedirectPath() ?? nextPathFrom(search) ?? "/", { replace: true });
   };
 }
 

@@ -1,4 +1,5 @@
 import { EMAIL_REDIRECT_STORAGE_KEY } from "../../shared/constants";
+import { safeAppPath } from "./sign-in-first";
 
 // Local storage rules of part 1 §2.1 and §4.
 
@@ -7,8 +8,7 @@ export function takeRedirectPath(): string | null {
   try {
     const path = localStorage.getItem(EMAIL_REDIRECT_STORAGE_KEY);
     localStorage.removeItem(EMAIL_REDIRECT_STORAGE_KEY);
-    // Only a path inside this app: never an absolute URL to somewhere else.
-    return path && path.startsWith("/") && !path.startsWith("//") ? path : null;
+    return safeAppPath(path);
   } catch {
     return null;
   }

@@ -1,5 +1,3 @@
-import { TZDate } from "@date-fns/tz";
-import { format } from "date-fns";
 import { CloudOff } from "lucide-react";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
@@ -10,12 +8,16 @@ import { NoDealership } from "../dealerships/NoDealership";
 import { cn } from "../lib/utils";
 import { dashboardSections } from "./sections";
 
-/** Today's date on the dealership's clock (issue 2: "today" is the dealership's, not the browser's). */
-function todayAt(timezone: string): string {
+/**
+ * Today's date on the dealership's clock (issue 2: "today" is the dealership's, not the browser's), e.g.
+ * "Monday, March 3". The browser's Intl does it: date-fns would add to the first screen's download (issue 12).
+ */
+export function todayAt(timezone: string, now = new Date()): string {
+  const options: Intl.DateTimeFormatOptions = { weekday: "long", month: "long", day: "numeric" };
   try {
-    return format(new TZDate(Date.now(), timezone), "EEEE, MMMM d");
+    return new Intl.DateTimeFormat("en-US", { ...options, timeZone: timezone }).format(now);
   } catch {
-    return format(new Date(), "EEEE, MMMM d");
+    return new Intl.DateTimeFormat("en-US", options).format(now);
   }
 }
 

@@ -20,14 +20,16 @@ import { useCurrentDealership } from "../dealerships/dealership-context";
 import { errorStatus, serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { useDeleteLead, useLead, useUpdateLead, useUpdateLeadStatus } from "./api";
-import { ClaimButton, DeleteLeadDialog, LeadStatusBadge, TimeAgo } from "./components";
+import { ClaimButton, LeadStatusBadge, TimeAgo } from "./components";
+import { DeleteLeadDialog } from "./lead-row-menu";
+import { LeadTestDrives } from "./LeadTestDrives";
 import { useClaimAction } from "./use-lead-actions";
 
 // /leads/detail/:leadId (spec part 2 Lead detail): Lead Information with Edit Lead (Save / Cancel restores), a side
 // column (Created, Status, Claimed By, Claimed At), the lead's appointments and test drives, and a not-found state.
 
 /** Lists of other areas shown under the lead (appointments now; the test-drives area adds its list here). */
-export const leadDetailPanels: Array<ComponentType<{ leadId: string }>> = [LeadAppointments];
+export const leadDetailPanels: Array<ComponentType<{ leadId: string }>> = [LeadAppointments, LeadTestDrives];
 
 const formValues = (lead: Lead) => ({
   firstName: lead.firstName,

@@ -1,9 +1,8 @@
 import { CalendarPlus, Eye, Search, Users } from "lucide-react";
 import { useDeferredValue, useState } from "react";
 import { Link } from "react-router";
-import { type LeadStatus } from "../../shared/constants";
+import { LEAD_STATUS_LABELS, type LeadStatus } from "../../shared/constants";
 import { fullName } from "../../shared/format";
-import { LEAD_STATUS_LABELS } from "../../shared/schemas/lead";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
@@ -11,7 +10,8 @@ import { SearchInput } from "../components/ui/search-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select";
 import { useCan, useCurrentDealership } from "../dealerships/dealership-context";
 import { useLeadList } from "./api";
-import { ContactLines, CustomerCell, LeadList, LeadListSkeleton, LeadRowMenu, LoadMoreLeads, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
+import { ContactLines, CustomerCell, LeadList, LeadListSkeleton, LoadMoreLeads, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
+import { LeadRowMenu } from "./lead-row-menu";
 import { useDeleteAction } from "./use-lead-actions";
 
 // My Clients (spec part 1 §2.5), "All Clients" for front desk and management: the leads taken out of the pool (a sales

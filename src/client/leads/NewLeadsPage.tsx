@@ -7,7 +7,8 @@ import { useCan, useCurrentDealership } from "../dealerships/dealership-context"
 import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { useLeadList, useSendReminder } from "./api";
-import { ClaimButton, ContactLines, CustomerCell, LeadList, LeadListSkeleton, LeadRowMenu, LoadMoreLeads, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
+import { ClaimButton, ContactLines, CustomerCell, LeadList, LeadListSkeleton, LoadMoreLeads, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
+import { LeadRowMenu } from "./lead-row-menu";
 import { useClaimAction, useDeleteAction } from "./use-lead-actions";
 
 // New Leads (spec part 1 §2.4): the unclaimed pool, newest first. Claim removes the row at once (restored if the call

@@ -1,22 +1,11 @@
-import { Check, Eye, Loader2, Mail, MoreHorizontal, Phone, Trash2 } from "lucide-react";
+import { Check, Loader2, Mail, Phone } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router";
-import { CLAIMED_LABEL_MS, LEAD_ROW_SKELETONS, type LeadStatus } from "../../shared/constants";
+import { CLAIMED_LABEL_MS, LEAD_ROW_SKELETONS, LEAD_STATUS_LABELS, type LeadStatus } from "../../shared/constants";
 import { fullName, relativeTime } from "../../shared/format";
-import { LEAD_STATUS_LABELS, type Lead } from "../../shared/schemas/lead";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "../components/ui/alert-dialog";
+import type { Lead } from "../../shared/schemas/lead";
 import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "../components/ui/dropdown-menu";
 import { Skeleton } from "../components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../components/ui/table";
 import { cn } from "../lib/utils";
@@ -106,54 +95,6 @@ export function ClaimButton({ onClaim, size = "sm", className }: { onClaim: () =
         "Claim"
       )}
     </Button>
-  );
-}
-
-/** The row menu with "Delete Lead", confirmed in a dialog. */
-export function LeadRowMenu({ lead, onDelete, disabled }: { lead: Lead; onDelete: () => void; disabled?: boolean }) {
-  const [confirming, setConfirming] = useState(false);
-  return (
-    <>
-      <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button variant="ghost" size="icon-sm" aria-label={`More actions for ${fullName(lead)}`} disabled={disabled}>
-            <MoreHorizontal />
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="end">
-          <DropdownMenuItem asChild>
-            <Link to={`/leads/detail/${lead.id}`}>
-              <Eye />
-              View Details
-            </Link>
-          </DropdownMenuItem>
-          <DropdownMenuItem variant="destructive" onSelect={() => setConfirming(true)}>
-            <Trash2 />
-            Delete Lead
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
-      <DeleteLeadDialog lead={lead} open={confirming} onOpenChange={setConfirming} onConfirm={onDelete} />
-    </>
-  );
-}
-
-export function DeleteLeadDialog({ lead, open, onOpenChange, onConfirm }: { lead: Pick<Lead, "firstName" | "lastName">; open: boolean; onOpenChange: (open: boolean) => void; onConfirm: () => void }) {
-  return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete {fullName(lead)}?</AlertDialogTitle>
-          <AlertDialogDescription>The lead and its details will be removed for everyone at the dealership. This cannot be undone.</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction className="bg-destructive text-destructive-foreground hover:bg-destructive/90" onClick={onConfirm}>
-            Delete Lead
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
   );
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LEAD_STATUSES, type LeadStatus } from "../constants";
+import { LEAD_STATUSES } from "../constants";
 import { entityId, timestamp } from "./responses/fields";
 
 // Request schemas of the leads area (spec part 1 §5 lead form, part 2 §5/§7 lead edit). The create and edit forms and
@@ -11,15 +11,8 @@ export const LEAD_DESCRIPTION_MAX = 5000;
 export const LEADS_PAGE_DEFAULT = 100;
 export const LEADS_PAGE_MAX = 200;
 
-export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = {
-  new: "New",
-  claimed: "Claimed",
-  contacted: "Contacted",
-  qualified: "Qualified",
-  inProgress: "In Progress",
-  closed: "Closed",
-  lost: "Lost",
-};
+// The labels live in constants.ts so that screens showing a status do not download zod (issue 12).
+export { LEAD_STATUS_LABELS } from "../constants";
 
 const requiredName = (message: string) =>
   z.string({ message }).trim().min(1, { message }).max(LEAD_NAME_MAX, { message: `Must be at most ${LEAD_NAME_MAX} characters` });

@@ -1,5 +1,5 @@
 import { CalendarPlus, Menu, Plus } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router";
 import { ROLE_LABELS } from "../../../shared/constants";
 import { can } from "../../../shared/permissions";
@@ -7,57 +7,20 @@ import { useCurrentDealership, useRole } from "../../dealerships/dealership-cont
 import { useRouteExists } from "../../lib/known-routes";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
-import { Sheet, SheetContent, SheetDescription, SheetTitle, SheetTrigger } from "../ui/sheet";
 import { Brand } from "./brand";
 import { DealershipSwitcher } from "./dealership-switcher";
-import { bottomBarItems, floatingActions, isItemActive, labelOf, navItems, showsFloatingActions, type NavItem } from "./nav";
+import { bottomBarItems, floatingActions, isItemActive, navItems, showsFloatingActions, type NavItem } from "./nav";
+import { NavList } from "./nav-list";
 import { UserMenu } from "./user-menu";
 
 // The regular user's shell (part 1 §2.9): header, desktop sidebar, mobile menu and bottom bar, floating actions.
+// The phone menu's drawer downloads after the first screen; its button is disabled until then (issue 12).
+const MobileMenu = lazy(() => import("./mobile-menu").then((m) => ({ default: m.MobileMenu })));
 
 function useVisibleNavItems(): NavItem[] {
   const routeExists = useRouteExists();
   const { role } = useRole();
   return navItems.filter((item) => routeExists(item.path) && (!item.capability || can(role, item.capability)));
-}
-
-function NavList({ items, onNavigate }: { items: NavItem[]; onNavigate?: () => void }) {
-  const { pathname } = useLocation();
-  const { role } = useRole();
-  const sections = [
-    { key: "main", title: null, items: items.filter((i) => (i.section ?? "main") === "main") },
-    { key: "admin", title: "Admin", items: items.filter((i) => i.section === "admin") },
-  ].filter((s) => s.items.length > 0);
-  return (
-    <nav aria-label="Main" className="flex flex-col gap-6">
-      {sections.map((section) => (
-        <div key={section.key} className="flex flex-col gap-1">
-          {section.title && <p className="px-3 pb-1 text-xs font-semibold uppercase tracking-wider text-muted-foreground">{section.title}</p>}
-          {section.items.map((item) => {
-            const active = isItemActive(item, pathname);
-            const Icon = item.icon;
-            const Badge = item.badge;
-            return (
-              <NavLink
-                key={item.path}
-                to={item.path}
-                onClick={onNavigate}
-                aria-current={active ? "page" : undefined}
-                className={cn(
-                  "group flex h-10 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors",
-                  active ? "bg-primary/10 text-primary" : "text-secondary-foreground hover:bg-muted hover:text-foreground",
-                )}
-              >
-                <Icon className={cn("size-[18px] shrink-0", active ? "text-primary" : "text-muted-foreground group-hover:text-foreground")} aria-hidden="true" />
-                <span className="flex-1 truncate">{labelOf(item, role)}</span>
-                {Badge && <Badge />}
-              </NavLink>
-            );
-          })}
-        </div>
-      ))}
-    </nav>
-  );
 }
 
 function MobileBottomBar({ items }: { items: NavItem[] }) {
@@ -115,7 +78,6 @@ function FloatingActions() {
 }
 
 export function AppShell() {
-  const [menuOpen, setMenuOpen] = useState(false);
   const items = useVisibleNavItems();
   const { dealership } = useCurrentDealership();
   const { role } = useRole();
@@ -132,27 +94,15 @@ export function AppShell() {
         Skip to content
       </a>
       <header className="sticky top-0 z-40 flex h-16 items-center gap-3 border-b bg-card/95 px-3 backdrop-blur sm:px-4 lg:px-6">
-        <Sheet open={menuOpen} onOpenChange={setMenuOpen}>
-          <SheetTrigger asChild>
-            <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open menu">
+        <Suspense
+          fallback={
+            <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open menu" disabled>
               <Menu className="size-5" />
             </Button>
-          </SheetTrigger>
-          <SheetContent>
-            <div className="flex h-16 items-center border-b px-4">
-              <SheetTitle asChild>
-                <div>
-                  <Brand />
-                </div>
-              </SheetTitle>
-              <SheetDescription className="sr-only">Navigation</SheetDescription>
-            </div>
-            <div className="flex flex-1 flex-col gap-5 overflow-y-auto p-3">
-              <DealershipSwitcher className="w-full" />
-              <NavList items={items} onNavigate={() => setMenuOpen(false)} />
-            </div>
-          </SheetContent>
-        </Sheet>
+          }
+        >
+          <MobileMenu items={items} />
+        </Suspense>
         <Link to="/" className="rounded-lg outline-none focus-visible:ring-[3px] focus-visible:ring-ring/30" aria-label="Showroom home">
           <Brand />
         </Link>

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import * as React from "react";
-import { useForm, type FieldValues, type Path, type UseFormProps, type UseFormReturn } from "react-hook-form";
+import { useForm, type FieldValues, type Path, type Resolver, type UseFormProps, type UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 import { fieldErrors } from "../../lib/api";
 import { cn } from "../../lib/utils";
@@ -14,11 +14,28 @@ import { Label } from "./label";
 //     </FormField>
 // FormField gives the control an id, links the label and the error message, and sets aria-invalid.
 
+/**
+ * The schema, or a loader of it for a first screen that must not wait for zod (the sign-in form, issue 12): the
+ * loader starts once the form is on screen and validation waits for it.
+ *   const loadLoginSchema = () => import("../../shared/schemas/auth").then((m) => m.loginSchema);
+ */
+export type SchemaSource<S> = S | (() => Promise<S>);
+
 export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
-  schema: S,
+  schema: SchemaSource<S>,
   props?: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, "resolver">,
 ): UseFormReturn<z.input<S>, unknown, z.output<S>> {
-  return useForm<z.input<S>, unknown, z.output<S>>({ ...props, resolver: zodResolver(schema as never) as never });
+  const [lazy] = React.useState(() => (typeof schema === "function" ? lazyResolver(schema) : null));
+  React.useEffect(() => lazy?.warm(), [lazy]);
+  const resolver = lazy ? lazy.resolver : zodResolver(schema as never);
+  return useForm<z.input<S>, unknown, z.output<S>>({ ...props, resolver: resolver as never });
+}
+
+function lazyResolver(load: () => Promise<unknown>) {
+  let ready: Promise<Resolver> | null = null;
+  const warm = () => (ready ??= load().then((schema) => zodResolver(schema as never) as Resolver));
+  const resolver: Resolver = async (values, context, options) => (await warm())(values, context, options);
+  return { resolver, warm: () => void warm() };
 }
 
 interface FormFieldProps {

@@ -3,7 +3,8 @@ import type * as React from "react";
 import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from "../../../shared/constants";
 import { cn } from "../../lib/utils";
 
-/** part 1 §9: open delay 700 ms, skip delay 300 ms. Mounted once at the app root. */
+/** part 1 §9: open delay 700 ms, skip delay 300 ms. Each Tooltip brings its own, so that only the screens with a
+ * tooltip download radix's tooltip (issue 12). */
 export function TooltipProvider({ children }: { children: React.ReactNode }) {
   return (
     <TooltipPrimitive.Provider delayDuration={TOOLTIP_DELAY_MS} skipDelayDuration={TOOLTIP_SKIP_DELAY_MS}>
@@ -12,7 +13,13 @@ export function TooltipProvider({ children }: { children: React.ReactNode }) {
   );
 }
 
-export const Tooltip = TooltipPrimitive.Root;
+export function Tooltip(props: React.ComponentProps<typeof TooltipPrimitive.Root>) {
+  return (
+    <TooltipProvider>
+      <TooltipPrimitive.Root {...props} />
+    </TooltipProvider>
+  );
+}
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
 export function TooltipContent({ className, sideOffset = 6, children, ...props }: React.ComponentProps<typeof TooltipPrimitive.Content>) {

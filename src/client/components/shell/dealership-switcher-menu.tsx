@@ -1,0 +1,39 @@
+import { ROLE_LABELS } from "../../../shared/constants";
+import { useCurrentDealership } from "../../dealerships/dealership-context";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "../ui/dropdown-menu";
+import { SwitcherFace, switcherTriggerClass } from "./dealership-switcher";
+
+/** The switcher's menu itself (radix), loaded after the first screen by ./dealership-switcher.tsx. */
+export function DealershipSwitcherMenu({ className }: { className?: string }) {
+  const { dealerships, dealership, switchDealership, isSwitching } = useCurrentDealership();
+  if (dealerships.length <= 1 || !dealership) return null;
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger aria-label="Switch dealership" data-testid="dealership-switcher" className={switcherTriggerClass(className)}>
+        <SwitcherFace name={dealership.name} isSwitching={isSwitching} />
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="start" className="w-72">
+        <DropdownMenuLabel>Your dealerships</DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuRadioGroup value={dealership.id} onValueChange={(id) => id !== dealership.id && switchDealership(id)}>
+          {dealerships.map((d) => (
+            <DropdownMenuRadioItem key={d.id} value={d.id} className="items-start">
+              <span className="flex min-w-0 flex-col">
+                <span className="truncate font-medium">{d.name}</span>
+                <span className="truncate text-xs text-muted-foreground">{ROLE_LABELS[d.role]}</span>
+              </span>
+            </DropdownMenuRadioItem>
+          ))}
+        </DropdownMenuRadioGroup>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
