@@ -89,6 +89,17 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
     });
   }
 
+  /** Whether a mail job is being tried now: taken by a worker within the try limit (older ones died with a process). */
+  async function tryUnderWay(): Promise<boolean> {
+    const { rows } = await boss
+      .getDb()
+      .executeSql(
+        "select 1 from pgboss.job where name = $1 and state = 'active' and started_on > now() - make_interval(secs => $2) limit 1",
+        [MAIL_QUEUE, TRY_LIMIT_SECONDS],
+      );
+    return rows.length > 0;
+  }
+
   async function tryFetched(job: JobWithMetadata<OutgoingMail>): Promise<void> {
     try {
       await tryToDeliver(job);
@@ -120,13 +131,17 @@ export function createMailQueue(options: MailQueueOptions): MailQueue {
     async drain() {
       while (started && !stopped) {
         const due = await boss.fetch<OutgoingMail>(MAIL_QUEUE, { batchSize: 10, includeMetadata: true });
-        if (due.length === 0) {
-          // The worker may be in the middle of a try whose retry is due at once.
-          if (inFlight.size === 0) return;
+        if (due.length > 0) {
+          for (const job of due) await track(tryFetched(job));
+        } else if (inFlight.size > 0) {
+          // A try in flight may fail into a retry that is due at once.
           await Promise.allSettled([...inFlight]);
-          continue;
+        } else if (await tryUnderWay()) {
+          // A worker has taken a job and not yet started its try (or another process is trying one).
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        } else {
+          return;
         }
-        for (const job of due) await track(tryFetched(job));
       }
     },
     async stop(graceMs) {

@@ -26,6 +26,7 @@ export interface Mailer {
   /**
    * Queues durably. With `executor` (a drizzle transaction), the job is inserted inside that transaction, so it
    * commits or rolls back with the caller's change. Resolves once the job is written (committed, without executor).
+   * Inside a transaction, always pass it: on the embedded database a statement outside it waits for it to end.
    */
   queue(mail: OutgoingMail, executor?: Db | Tx): Promise<void>;
   /** Delivers now and records the outcome; never throws for a delivery failure (the result says failed). */
