@@ -42,6 +42,8 @@ async function startBusySmtp(refusals: number) {
       });
     },
   });
+  // A client hanging up mid-session is an "error" event: unheard, it would end the test worker.
+  server.on("error", () => undefined);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as AddressInfo).port;
   return {
