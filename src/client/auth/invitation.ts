@@ -6,6 +6,9 @@ import type { MessageResponse } from "../../shared/schemas/responses/fields";
 import type { InviteLookup } from "../../shared/schemas/responses/team";
 import type { AuthModeProps, AuthState, SignUpDraft } from "./modes";
 
+/** The server's answer when the caps on code requests are reached (src/server/team/verification.ts). */
+export const TOO_MANY_CODE_REQUESTS = "Too many verification codes requested";
+
 // Joining by invitation on /auth (part 1 §2.2, §4, §7, §8; decisions 030-033):
 //   Sign Up → "Check Invitation" (GET /api/invites/email/{email}) → register mode "You've been invited to join …"
 //   → Create Account asks for a code (POST /api/auth/email-verification/request) → e-mail verification mode
@@ -101,8 +104,9 @@ export function useInvitedSignUp(state: AuthState, go: AuthModeProps["go"]) {
       toVerify(values);
     },
     onError: (error, values) => {
-      // A code sent moments ago (e.g. before going Back) is still valid: carry on with it.
-      if (errorStatus(error) === 429) {
+      // A code sent moments ago (e.g. before going Back) is still valid: carry on with it. The per-e-mail and
+      // per-address caps also answer 429 (decision 008): then no code is coming, so say so and stay.
+      if (errorStatus(error) === 429 && !serverMessage(error, "").startsWith(TOO_MANY_CODE_REQUESTS)) {
         toast({ title: "Verification Code Sent", description: "We sent you a code a moment ago. Please check your email.", variant: "success" });
         toVerify(values);
         return;

@@ -4,7 +4,7 @@ import type { InviteLookup } from "../../shared/schemas/responses/team";
 // (see auth-modes.tsx). The team area adds the e-mail verification mode (and two-factor) by adding a mode name here
 // and a component there; the invitation check lives in invitation.ts.
 
-export type AuthMode = "login" | "register" | "verify";
+export type AuthMode = "login" | "register" | "verify" | "twoFactor" | "forgot";
 
 export interface AuthState {
   mode: AuthMode;
@@ -16,6 +16,8 @@ export interface AuthState {
   invitation: InviteLookup | null;
   /** What the invitee typed in register mode, carried into the e-mail verification mode and back (team area). */
   draft?: SignUpDraft;
+  /** The password of a sign-in that asked for the second factor: sent again with the code (part 1 §4). */
+  pendingPassword?: string;
 }
 
 export interface SignUpDraft {
@@ -32,7 +34,10 @@ export interface AuthModeProps {
   go: (next: Partial<AuthState> & { mode: AuthMode }) => void;
 }
 
-/** Reads ?action=register|signup and ?email= from the query or the hash query (part 1 §2.2). */
+/**
+ * Reads ?action=register|signup and ?email= from the query or the hash query (part 1 §2.2); ?action=forgot opens
+ * "Forgot password?" (the reset screen links there when a link has expired).
+ */
 export function initialAuthState(search: string, hash: string): AuthState {
   const query = new URLSearchParams(search);
   const hashQuery = new URLSearchParams(hash.includes("?") ? hash.slice(hash.indexOf("?") + 1) : hash.replace(/^#/, ""));
@@ -40,7 +45,7 @@ export function initialAuthState(search: string, hash: string): AuthState {
   const action = read("action");
   const email = (read("email") ?? "").trim();
   return {
-    mode: action === "register" || action === "signup" ? "register" : "login",
+    mode: action === "register" || action === "signup" ? "register" : action === "forgot" ? "forgot" : "login",
     email,
     emailLocked: email !== "",
     invitation: null,

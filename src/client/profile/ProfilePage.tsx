@@ -1,0 +1,27 @@
+import { useAuth } from "../auth/auth-provider";
+import { PageHeader } from "../components/page-header";
+import { ActiveSessionsCard } from "./ActiveSessionsCard";
+import { DealershipAccessCard } from "./DealershipAccessCard";
+import { PersonalInformationCard } from "./PersonalInformationCard";
+import { ProfilePictureCard } from "./ProfilePictureCard";
+import { SecuritySettingsCard } from "./SecuritySettingsCard";
+import { TwoFactorCard } from "./TwoFactorCard";
+
+/** /profile (part 2 §2 Profile): the cards in the spec's order, the further card being Active sessions. */
+export function ProfilePage() {
+  const { user } = useAuth();
+  if (!user) return null;
+  return (
+    <div className="mx-auto w-full max-w-3xl">
+      <PageHeader title="Profile" description="Manage your account information and dealership memberships" />
+      <div className="grid gap-5 lg:gap-6">
+        <ProfilePictureCard user={user} />
+        <PersonalInformationCard key={user.email + (user.firstName ?? "") + (user.lastName ?? "")} user={user} />
+        <SecuritySettingsCard user={user} />
+        <TwoFactorCard />
+        <ActiveSessionsCard />
+        <DealershipAccessCard />
+      </div>
+    </div>
+  );
+}
