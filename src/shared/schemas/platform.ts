@@ -60,13 +60,13 @@ export const platformUserListQuerySchema = platformListQuerySchema.extend({
 });
 export type PlatformUserListQuery = z.infer<typeof platformUserListQuerySchema>;
 
-/** Optional text: trimmed, empty means none (stored as null). */
+/** Optional text: trimmed, empty or null means none (stored as null); a form may send its parsed values again. */
 const optionalText = (max: number, message = `Must be at most ${max} characters`) =>
   z
     .string()
     .trim()
     .max(max, { message })
-    .optional()
+    .nullish()
     .transform((v) => (v ? v : null));
 
 const optionalEmail = z
@@ -74,17 +74,17 @@ const optionalEmail = z
   .trim()
   .toLowerCase()
   .refine((v) => v === "" || z.email().safeParse(v).success, { message: "Please enter a valid email" })
-  .optional()
+  .nullish()
   .transform((v) => (v ? v : null));
 
-const optionalPhone = leadPhoneField.optional().transform((v) => (v ? v : null));
+const optionalPhone = leadPhoneField.nullish().transform((v) => (v ? v : null));
 
 const optionalWebsite = z
   .string()
   .trim()
   .max(200, { message: "Must be at most 200 characters" })
   .refine((v) => v === "" || /^(https?:\/\/)?[^\s/.]+\.[^\s]+$/i.test(v), { message: "Please enter a valid website" })
-  .optional()
+  .nullish()
   .transform((v) => (v ? v : null));
 
 const requiredText = (message: string, max = 100) => z.string({ message }).trim().min(1, { message }).max(max);
