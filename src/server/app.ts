@@ -53,7 +53,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onClose", () => app.mailer.close());
   app.decorate("events", createEventBus({ db: deps.database.db, logger }));
   registerEventHandlers(app as unknown as FastifyInstance);
-  app.addHook("onReady", () => app.events.start());
+  // Events queue mail: the mail queue must be running before the first event is dispatched (start is idempotent).
+  app.addHook("onReady", async () => {
+    await app.mailer.start();
+    await app.events.start();
+  });
   app.addHook("onClose", () => app.events.close());
   app.decorateRequest("session", null);
   app.decorateRequest("userCache", undefined);
