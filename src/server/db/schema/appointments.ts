@@ -37,6 +37,8 @@ export const appointments = pgTable(
     index("appointments_assigned_date_idx").on(t.assignedTo, t.date, t.time),
     index("appointments_lead_idx").on(t.leadId),
     index("appointments_dealership_created_idx").on(t.dealershipId, t.createdAt),
+    // Sales rep analytics: the appointments a rep scheduled in a period, from the index alone (decision 069).
+    index("appointments_created_by_created_idx").on(t.createdBy, t.createdAt, t.dealershipId),
   ],
 );
 

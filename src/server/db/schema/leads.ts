@@ -46,8 +46,8 @@ export const leads = pgTable(
     index("leads_dealership_status_created_idx").on(t.dealershipId, t.status, t.createdAt.desc(), t.id.desc()),
     // My Clients of one rep.
     index("leads_claimed_by_idx").on(t.claimedBy, t.createdAt.desc(), t.id.desc()),
-    // Sales rep analytics: the period's claims of a dealership, by claimer, from the index alone (decision 067).
-    index("leads_dealership_claimed_at_idx").on(t.dealershipId, t.claimedAt, t.claimedBy).where(sql`${t.claimedBy} is not null`),
+    // Sales rep analytics: a rep's claims in a period (counted, and the latest three) from the index alone (decision 069).
+    index("leads_claimed_by_claimed_at_idx").on(t.claimedBy, t.claimedAt, t.dealershipId).where(sql`${t.claimedBy} is not null`),
     // Search: case-insensitive substring (ILIKE '%q%') answered by trigrams (pg_trgm, migration 0002).
     index("leads_search_trgm_idx").using("gin", sql`${leadSearchText(t)} gin_trgm_ops`),
   ],

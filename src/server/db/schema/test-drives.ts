@@ -105,14 +105,14 @@ export const testDrives = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    // Analytics read the period's drives from this index alone (decision 067): the columns they show are included.
+    // Analytics read the period's drives from this index alone (decision 069): the columns they show are included.
     index("testdrives_dealership_taken_out_idx")
       .on(t.dealershipId, t.takenOutAt, t.takenOutBy, t.vehicleId, t.tduId, t.stockNumber, t.vehicleDriven, t.duration),
     index("testdrives_dealership_returned_idx")
       .on(t.dealershipId, t.returnedAt)
       .where(sql`${t.returnedAt} is not null`),
     index("testdrives_lead_idx").on(t.leadId),
-    // A vehicle or unit is out on at most one drive: the database refuses a second, whatever the code does (decision 061).
+    // A vehicle or unit is out on at most one drive: the database refuses a second, whatever the code does (decision 062).
     uniqueIndex("testdrives_vehicle_out_uq").on(t.vehicleId).where(sql`${t.status} = 'out' and ${t.vehicleId} is not null`),
     uniqueIndex("testdrives_tdu_out_uq").on(t.tduId).where(sql`${t.status} = 'out' and ${t.tduId} is not null`),
     // The "booked" icon and the upcoming bookings: scheduled drives by vehicle and by date.
@@ -123,5 +123,7 @@ export const testDrives = pgTable(
       .on(t.dealershipId, t.testDriveDate, t.testDriveTime)
       .where(sql`${t.status} = 'scheduled'`),
     index("testdrives_dealership_created_idx").on(t.dealershipId, t.createdAt),
+    // Sales rep analytics: a rep's drives in a period (counted, and the latest three) from the index alone.
+    index("testdrives_taken_out_by_idx").on(t.takenOutBy, t.takenOutAt, t.dealershipId).where(sql`${t.takenOutBy} is not null`),
   ],
 );
