@@ -18,7 +18,7 @@ import { leads } from "../db/schema/leads";
 import { testDrives } from "../db/schema/test-drives";
 import { users } from "../db/schema/users";
 
-// Both analytics screens (part 2 §2, §3; decisions 065-067). A period of N days is the dealership's today and the N-1
+// Both analytics screens (part 2 §2, §3; decisions 065, 066, 069). A period of N days is the dealership's today and the N-1
 // days before it, from local midnight to local midnight: the bounds are computed by PostgreSQL from the dealership's
 // time zone, so a day of a daylight-saving change is 23 or 25 hours long and a drive belongs to the local day it was
 // taken out on, even when it is returned after midnight. Each figure is read from an index over (dealership, time).

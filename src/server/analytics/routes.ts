@@ -11,7 +11,7 @@ import { requireCapability, requireDealershipAccess } from "../auth/tenancy";
 import { badRequest } from "../http/errors";
 import { salesRepAnalytics, testDriveAnalytics, type Period } from "./queries";
 
-// Test Drive Analytics and Sales Rep Analytics (part 2 §2, §3, §6, §9; decisions 065-067). Periods are counted on the
+// Test Drive Analytics and Sales Rep Analytics (part 2 §2, §3, §6, §9; decisions 065, 066, 069). Periods are counted on the
 // dealership's clock; any other number of days is a 400.
 
 type Params = { Params: { id: string; days: string } };

@@ -11,7 +11,7 @@ import { leads } from "../db/schema/leads";
 import { testDriveUnits, testDrives, vehicles } from "../db/schema/test-drives";
 import { users } from "../db/schema/users";
 
-// SQL of test drives (part 2 §2-§5; decisions 061, 063, 064). Scoped data access (decision 050): every statement
+// SQL of test drives (part 2 §2-§5; decisions 062-064). Scoped data access (decision 050): every statement
 // carries the dealership and the viewer's visibility; a take-out is one conditional UPDATE of the vehicle (or unit)
 // that only an available one matches, so of any number of simultaneous take-outs exactly one wins, and the partial
 // unique indexes testdrives_vehicle_out_uq / testdrives_tdu_out_uq refuse a second open drive whatever the code does.

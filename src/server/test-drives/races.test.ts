@@ -7,7 +7,7 @@ import { domainEvents } from "../db/schema/events";
 import { leads } from "../db/schema/leads";
 import { testDriveUnits, testDrives, vehicles } from "../db/schema/test-drives";
 
-// A vehicle is out at most once (decision 061): of any number of simultaneous take-outs exactly one wins, decided by
+// A vehicle is out at most once (decision 062): of any number of simultaneous take-outs exactly one wins, decided by
 // the database; a drive is returned once. On PGlite requests run one after another; the PostgreSQL run
 // (TEST_DATABASE_URL) is where they really race, each rep on their own connection.
 

@@ -42,7 +42,7 @@ import {
   type TestDriveRow,
 } from "./queries";
 
-// Test drives (spec part 2 §2 take-out dialog, Book a Test Drive, Test Drive Details; §4; §5; §7; decisions 061-064).
+// Test drives (spec part 2 §2 take-out dialog, Book a Test Drive, Test Drive Details; §4; §5; §7; decisions 062-064).
 // The take-out rules are decided here from the body and the session; the vehicle's state is decided by the database
 // (a conditional UPDATE), and every change publishes its event in its own transaction (decisions 050, 051).
 

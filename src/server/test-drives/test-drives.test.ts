@@ -11,7 +11,7 @@ import { domainEvents } from "../db/schema/events";
 import { leads } from "../db/schema/leads";
 import { testDriveUnits, testDrives, vehicles } from "../db/schema/test-drives";
 
-// Taking out, returning, booking, editing and the detail screen's statuses (part 2 §2, §4, §5, §7; decisions 061-064).
+// Taking out, returning, booking, editing and the detail screen's statuses (part 2 §2, §4, §5, §7; decisions 062-064).
 
 let t: TestApp;
 let dealershipId: string;

@@ -6,7 +6,7 @@ import type { Db, Tx } from "../db/client";
 import { testDriveUnits, testDrives, vehicles } from "../db/schema/test-drives";
 import { likeContains } from "../leads/queries";
 
-// SQL of the vehicle inventory and the test-drive units (part 2 §2, §3, §4; decisions 060-062). Every member of a
+// SQL of the vehicle inventory and the test-drive units (part 2 §2, §3, §4; decision 062). Every member of a
 // dealership sees its inventory; each statement carries `dealership_id = viewer.dealershipId` (decision 050). Adding
 // and removing are management's, checked by the routes before these run. Taking out and returning live in
 // src/server/test-drives/queries.ts: they change a drive and its vehicle in one transaction.
@@ -176,7 +176,7 @@ export async function addVehicle(db: Executor, viewer: Viewer, values: NewVehicl
 export type RemoveOutcome = "removed" | "out" | "missing";
 
 /**
- * Removes a vehicle that is not out (decision 060: a removal is a delete; past drives keep the name and stock number
+ * Removes a vehicle that is not out (decision 062: a removal is a delete; past drives keep the name and stock number
  * they were driven under). The condition is in the DELETE; what stopped it is read only to choose the answer.
  */
 export async function removeVehicle(db: Executor, viewer: Viewer, id: string): Promise<RemoveOutcome> {

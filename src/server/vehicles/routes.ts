@@ -30,7 +30,7 @@ import {
   vehicleOf,
 } from "./queries";
 
-// The vehicle inventory and the test-drive units (spec part 2 §2 Test drive inventory, §5, §6, §7; decisions 060-062).
+// The vehicle inventory and the test-drive units (spec part 2 §2 Test drive inventory, §5, §6, §7; decision 062).
 // Everyone in the dealership sees and returns them; adding and removing are management's (part 2 §6), enforced here.
 
 type IdParams = { Params: { id: string } };
@@ -106,7 +106,7 @@ export async function vehicleRoutes(app: FastifyInstance): Promise<void> {
     return { message: "Vehicle removed" };
   });
 
-  // Part 2 §7 body {status, clientName}: "available" is Mark Returned; a vehicle goes out only with a drive (decision 061).
+  // Part 2 §7 body {status, clientName}: "available" is Mark Returned; a vehicle goes out only with a drive (decision 062).
   app.put<IdParams>("/api/vehicles/:id/test-drive-status", async (request) => {
     const viewer = await inventoryAccess(request, "vehicle", request.params.id);
     const { status } = parseInput(testDriveStatusChangeSchema, request.body);
@@ -121,7 +121,7 @@ export async function vehicleRoutes(app: FastifyInstance): Promise<void> {
     return vehicle;
   });
 
-  // ---- Test-drive units: the same list, add, remove and return (decision 061) ----
+  // ---- Test-drive units: the same list, add, remove and return (decision 062) ----
 
   app.get<ListParams>("/api/dealerships/:id/test-drive-units", async (request, reply) => {
     const access = await requireDealershipAccess(request, request.params.id);

@@ -16,7 +16,7 @@ import { makeDealership, makeUser } from "../db/factories";
 import { makeVehicle } from "../db/factories-test-drives";
 import { vehicles } from "../db/schema/test-drives";
 
-// The inventory (part 2 §2, §3, §5, §7; decisions 060-062): add with the form's rules and a checked VIN, list with
+// The inventory (part 2 §2, §3, §5, §7; decision 062): add with the form's rules and a checked VIN, list with
 // search, filters and pages, remove, and the unit routes alongside.
 
 describe("the VIN check digit (ISO 3779, North American)", () => {

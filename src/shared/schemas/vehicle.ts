@@ -3,7 +3,7 @@ import { entityId, messageSchema, timestamp } from "./responses/fields";
 
 // The vehicle inventory and the test-drive units (spec part 2 §2 Test drive inventory, §3 Vehicle and Test-drive unit,
 // §4, §5, §7). The Add Vehicle form and the server validate with these same objects; the answers are strict schemas
-// (decision 053). Routes of the units: decision 061.
+// (decision 053). Routes of the units: decision 062.
 
 export const VEHICLE_CONDITIONS = ["new", "used"] as const;
 export type VehicleCondition = (typeof VEHICLE_CONDITIONS)[number];
@@ -139,7 +139,7 @@ const optionalWholeNumber = (max: number, message: string) =>
       return n;
     });
 
-/** An optional VIN: 17 characters, allowed letters, right check digit (decision 060). Empty means none. */
+/** An optional VIN: 17 characters, allowed letters, right check digit (decision 062). Empty means none. */
 export const vinField = z
   .string()
   .nullish()
@@ -195,7 +195,7 @@ export type CreateTestDriveUnitInput = z.input<typeof createTestDriveUnitSchema>
 /**
  * PUT /api/vehicles/{id}/test-drive-status and PUT /api/test-drive-units/{id}/status (part 2 §7: body status,
  * clientName). "available" returns the vehicle and ends its open drive; a vehicle goes out only with a test drive
- * (POST /api/test-drives), so "out" here is refused with a 409 that says so (decision 061).
+ * (POST /api/test-drives), so "out" here is refused with a 409 that says so (decision 062).
  */
 export const testDriveStatusChangeSchema = z.object({
   status: z.enum(TEST_DRIVE_AVAILABILITY, { message: "Status must be available or out" }),
