@@ -18,7 +18,7 @@ export function ActiveSessionsCard() {
   return (
     <Card>
       <CardHeader className="flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-        <div>
+        <div className="grid gap-1.5">
           <CardTitle>Active Sessions</CardTitle>
           <CardDescription>Devices signed in to your account. Sign out any you don't recognise.</CardDescription>
         </div>

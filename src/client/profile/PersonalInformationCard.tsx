@@ -47,7 +47,7 @@ export function PersonalInformationCard({ user }: { user: CurrentUser }) {
   return (
     <Card>
       <CardHeader className="flex-row items-start justify-between gap-4">
-        <div>
+        <div className="grid gap-1.5">
           <CardTitle>Personal Information</CardTitle>
           <CardDescription>Your name and the e-mail you sign in with.</CardDescription>
         </div>

@@ -12,9 +12,9 @@ export function ProfilePage() {
   const { user } = useAuth();
   if (!user) return null;
   return (
-    <div className="mx-auto w-full max-w-3xl">
+    <div className="mx-auto w-full min-w-0 max-w-3xl">
       <PageHeader title="Profile" description="Manage your account information and dealership memberships" />
-      <div className="grid gap-5 lg:gap-6">
+      <div className="grid grid-cols-1 gap-5 lg:gap-6">
         <ProfilePictureCard user={user} />
         <PersonalInformationCard key={user.email + (user.firstName ?? "") + (user.lastName ?? "")} user={user} />
         <SecuritySettingsCard user={user} />

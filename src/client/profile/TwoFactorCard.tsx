@@ -40,7 +40,7 @@ export function TwoFactorCard() {
   return (
     <Card>
       <CardHeader className="flex-row items-start justify-between gap-4">
-        <div>
+        <div className="grid gap-1.5">
           <CardTitle>Two-Factor Authentication</CardTitle>
           <CardDescription>A code from an authenticator app at every sign-in, besides your password.</CardDescription>
         </div>
