@@ -82,7 +82,7 @@ export function SalesRepAnalyticsPage() {
 function Analytics({ dealershipId, dealershipName, timezone }: { dealershipId: string; dealershipName: string; timezone: string }) {
   const [params, setParams] = useSearchParams();
   const days = periodFrom(params.get("days"));
-  const query = useSalesRepAnalytics(dealershipId, days, true);
+  const query = useSalesRepAnalytics(dealershipId, days);
   const data = query.data;
 
   useEffect(() => {

@@ -14,10 +14,10 @@ export function useTestDriveAnalytics(dealershipId: string, days: TestDriveAnaly
   });
 }
 
-export function useSalesRepAnalytics(dealershipId: string, days: SalesRepAnalyticsPeriod, enabled: boolean) {
+/** Management only: the page asks only when the role allows (anyone else sees Access Denied without a call). */
+export function useSalesRepAnalytics(dealershipId: string, days: SalesRepAnalyticsPeriod) {
   return useQuery<SalesRepAnalytics>({
     queryKey: ["/api/dealerships", dealershipId, "sales-rep-analytics", String(days)],
-    enabled,
     staleTime: ANALYTICS_STALE,
     placeholderData: (previous) => previous,
   });
