@@ -11,7 +11,8 @@ describe("a platform admin's shell (part 2 §2)", () => {
     const { page, context } = await newPage(suite.browser, suite.server.url);
     await logInAs(page, "platformAdmin");
     await waitForPath(page, "/platform-admin");
-    await page.getByText("Platform Administration").first().waitFor();
+    // The page's own heading (the shell's subtitle says "Platform Administration" before the page has loaded).
+    await page.getByRole("heading", { name: /^Platform Administration/ }).waitFor();
     expect(await page.getByTestId("user-menu-role").textContent()).toBe("Platform Admin");
     // No regular navigation.
     expect(await page.getByRole("navigation", { name: "Main" }).count()).toBe(0);
