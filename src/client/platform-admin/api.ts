@@ -50,7 +50,9 @@ export function useOverview() {
   });
 }
 
-export const useActivity = () => useQuery<PlatformActivity[]>({ queryKey: ACTIVITY_KEY, staleTime: PLATFORM_OVERVIEW_STALE_MS });
+/** On the Overview beside the totals: a lost session shows the "Authentication Issue" there, as the totals' 401 does. */
+export const useActivity = () =>
+  useQuery<PlatformActivity[]>({ queryKey: ACTIVITY_KEY, staleTime: PLATFORM_OVERVIEW_STALE_MS, meta: { allowUnauthorized: true } });
 
 /** Part 2 §7: the dealerships list is fresh for 5 s and refetches on window focus. */
 export function useDealerships(search: string, page: number) {

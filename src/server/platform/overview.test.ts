@@ -58,6 +58,24 @@ describe("GET /api/platform/overview", () => {
     });
   });
 
+  it("leaves a deleted dealership and its leads, appointments and test drives out of the totals", async () => {
+    const adminAgent = await signIn(t.app, admin);
+    const closing = await makeDealership(t.db, { name: "Closing" });
+    await t.db.insert(leads).values({ firstName: "Gone", lastName: "Lead", dealershipId: closing.id });
+    await t.db.insert(testDrives).values({ clientType: "new", firstName: "Gone", lastName: "Driver", dealershipId: closing.id });
+    await t.db.insert(appointments).values({ title: "Visit", firstName: "Gone", lastName: "Lead", date: "2026-01-07", time: "09:00", dealershipId: closing.id });
+    const before = (await adminAgent.get("/api/platform/overview")).json();
+    expect(before).toMatchObject({ totalDealerships: 3, totalLeads: 4, totalAppointments: 3, totalTestDrives: 2 });
+    expect((await adminAgent.delete(`/api/platform/dealerships/${closing.id}`)).statusCode).toBe(200);
+    expect((await adminAgent.get("/api/platform/overview")).json()).toMatchObject({
+      totalDealerships: 2,
+      totalLeads: 3,
+      totalAppointments: 2,
+      totalTestDrives: 1,
+      totalUsers: 4,
+    });
+  });
+
   it("answers 401 to a visitor who is not signed in", async () => {
     const response = await anonymous(t.app).get("/api/platform/overview");
     expect(response.statusCode).toBe(401);
