@@ -1,0 +1,138 @@
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
+import { DEMO_PASSWORD, DEMO_USERS } from "../tests/e2e/helpers/auth";
+import { CHROMIUM_PATH } from "../tests/e2e/helpers/browser";
+import { startServer } from "../tests/e2e/helpers/server";
+
+// Lighthouse 12 in mobile mode (its default: a mid-range phone, slow 4G and a 4x slower CPU, simulated) with Debian's
+// Chromium, on the sign-in screen and on a signed-in sales rep's dashboard, against the real server started as
+// `npm start` does (demo data, production mode, compression). Each page is measured LIGHTHOUSE_RUNS times (3) and
+// the median run is kept: the machine is shared, and one run's score moves by a few points.
+// The signed-in rep is a returning one: they signed in through /auth in this browser (session cookie, local storage),
+// and then the HTTP cache is emptied, so every file is downloaded again as on a first visit.
+// Usage: npm run bench:web (build, bench/bundle-size.ts, then this)   → bench/LIGHTHOUSE.md
+// Issue 12 asks for performance 95 or more and accessibility 100 on both.
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const TARGET = { performance: 95, accessibility: 100 };
+
+interface Run {
+  performance: number;
+  accessibility: number;
+  metrics: Record<string, string>;
+  failedAccessibility: string[];
+  /** Lighthouse's measure of this machine's speed at the time (higher is faster). */
+  benchmarkIndex: number;
+}
+
+const METRICS = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"];
+
+/** Signs in through the real form in Lighthouse's browser, then empties the HTTP cache (cookies and storage stay). */
+async function signInReturning(port: number, url: string, email: string): Promise<void> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0]!;
+    const page = await context.newPage();
+    await page.goto(`${url}/auth`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Login", exact: true }).click();
+    await page.getByRole("heading", { name: "Dashboard" }).first().waitFor();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.clearBrowserCache");
+    await page.close();
+  } finally {
+    // Disconnects playwright only: the browser is chrome-launcher's.
+    await browser.close();
+  }
+}
+
+async function measure(port: number, url: string, signedIn: boolean): Promise<Run> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(url, {
+      port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility"],
+      // Signed in: keep the cookie and local storage signInReturning left (it emptied the cache itself).
+      disableStorageReset: signedIn,
+    });
+    if (!result) throw new Error(`lighthouse gave no result for ${url}`);
+    const { lhr } = result;
+    // Lighthouse sometimes loses its trace (NO_NAVSTART, NO_FCP on a busy machine): measure again.
+    if (lhr.runtimeError && attempt < 3) continue;
+    if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+    const accessibilityAudits = lhr.categories.accessibility?.auditRefs.map((ref) => lhr.audits[ref.id]!) ?? [];
+    return {
+      performance: score("performance"),
+      accessibility: score("accessibility"),
+      metrics: Object.fromEntries(METRICS.map((id) => [id, lhr.audits[id]?.displayValue ?? "?"])),
+      failedAccessibility: accessibilityAudits.filter((a) => a.score !== null && a.score < 1).map((a) => `${a.id}: ${a.title}`),
+      benchmarkIndex: lhr.environment.benchmarkIndex,
+    };
+  }
+}
+
+function median(runs: Run[]): Run {
+  return [...runs].sort((a, b) => a.performance - b.performance)[Math.floor(runs.length / 2)]!;
+}
+
+const server = await startServer({ env: { NODE_ENV: "production", LOG_LEVEL: "error" } });
+const chrome = await chromeLauncher.launch({
+  chromePath: CHROMIUM_PATH,
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+});
+const pages = [
+  { name: "/auth (signed out)", path: "/auth", as: null },
+  { name: "/ dashboard (sales rep, signed in)", path: "/", as: DEMO_USERS.sales },
+];
+const results: Array<{ name: string; runs: Run[]; median: Run }> = [];
+const loadBefore = os.loadavg()[0]!.toFixed(1);
+try {
+  for (const page of pages) {
+    const runs: Run[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      if (page.as) await signInReturning(chrome.port, server.url, page.as);
+      const run = await measure(chrome.port, `${server.url}${page.path}`, page.as !== null);
+      console.log(`${page.name} run ${i + 1}: performance ${run.performance}, accessibility ${run.accessibility}`);
+      runs.push(run);
+    }
+    results.push({ name: page.name, runs, median: median(runs) });
+  }
+} finally {
+  chrome.kill();
+  await server.remove();
+}
+
+const met = results.every((r) => r.median.performance >= TARGET.performance && r.median.accessibility >= TARGET.accessibility);
+const lines = [
+  "# Lighthouse (mobile)",
+  "",
+  `Measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC with Lighthouse 12 (\`npm run bench:web\`): mobile form factor,`,
+  "simulated slow 4G and 4x CPU slowdown (Lighthouse's defaults), Debian's Chromium headless, the real server in",
+  `production mode with demo data on this machine. Median of ${RUNS} runs by performance score; every run is listed.`,
+  "The signed-in rep signed in through /auth in that browser before (cookie and local storage kept), then the HTTP",
+  "cache was emptied: every file is downloaded again.",
+  `Machine: ${os.cpus().length} cores, load average ${loadBefore} before the runs and ${os.loadavg()[0]!.toFixed(1)} after; Lighthouse's`,
+  `benchmark index ${results.map((r) => r.median.benchmarkIndex).join(" / ")} (its CPU numbers scale with this machine's speed at the time).`,
+  "",
+  `**Target (issue 12): performance ${TARGET.performance}+ and accessibility ${TARGET.accessibility} on both pages: ${met ? "met" : "NOT met"}.**`,
+  "",
+  "| page | performance | accessibility | FCP | LCP | TBT | CLS | Speed Index | all runs (performance) |",
+  "|---|---|---|---|---|---|---|---|---|",
+  ...results.map(({ name, runs, median: m }) =>
+    [name, m.performance, m.accessibility, ...METRICS.map((id) => m.metrics[id]), runs.map((r) => r.performance).join(", ")].join(" | ").replace(/^/, "| ").concat(" |"),
+  ),
+  "",
+  ...results.flatMap(({ name, median: m }) => (m.failedAccessibility.length ? [`Accessibility audits failing on ${name}:`, ...m.failedAccessibility.map((a) => `- ${a}`), ""] : [])),
+];
+writeFileSync(path.join(ROOT, "bench/LIGHTHOUSE.md"), lines.join("\n"));
+console.log(lines.join("\n"));
+if (!met) process.exitCode = 1;
