@@ -5,8 +5,10 @@ import { BrowserRouter } from "react-router";
 import { AuthProvider } from "./auth/auth-provider";
 import { ToasterOnDemand } from "./components/toaster-on-demand";
 import { queryClient } from "./lib/query-client";
-import { AppRoutes } from "./routes";
+import { AppRoutes, preloadFirstScreen } from "./routes";
 import "./styles.css";
+
+preloadFirstScreen(window.location.pathname);
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

@@ -1,10 +1,12 @@
 import { lazy, Suspense, useEffect, type ComponentType, type ReactElement } from "react";
 import { matchRoutes, Navigate, Route, Routes, useLocation } from "react-router";
 import { useAuth } from "./auth/auth-provider";
+import { probablySignedIn, rememberSignedIn } from "./auth/signed-in-hint";
 import { SignInFirst } from "./auth/sign-in-first";
 import { usePlatformAdminStatus } from "./auth/use-platform-admin";
 import { FullScreenSpinner, Spinner } from "./components/ui/spinner";
 import { DealershipProvider } from "./dealerships/dealership-context";
+import { markFirstScreenDrawn } from "./lib/first-screen";
 import { KnownRoutesProvider } from "./lib/known-routes";
 
 // Every page, and each shell, is its own download (issue 12, decision 070): the first screen fetches the bootstrap
@@ -109,10 +111,45 @@ function PageLoading({ fullScreen }: { fullScreen: boolean }) {
   );
 }
 
+/** Rendered after a page once its code has arrived: what the first screen did not need may download now. */
+function PageDrawn() {
+  useEffect(() => markFirstScreenDrawn(), []);
+  return null;
+}
+
 function draw(routes: AppRoute[], { fullScreen = true } = {}) {
   return routes.map((r) => (
-    <Route key={r.path} path={r.path} element={<Suspense fallback={<PageLoading fullScreen={fullScreen} />}>{r.element}</Suspense>} />
+    <Route
+      key={r.path}
+      path={r.path}
+      element={
+        <Suspense fallback={<PageLoading fullScreen={fullScreen} />}>
+          {r.element}
+          <PageDrawn />
+        </Suspense>
+      }
+    />
   ));
+}
+
+type Preloadable = { preload?: () => void } | undefined;
+
+/** Starts downloading the page routed at this path (and its shell) in this list; answers whether there was one. */
+function preloadRoute(routes: AppRoute[], pathname: string, shell: { preload: () => void } | null): boolean {
+  const type = matchRoutes(routes, pathname)?.[0]?.route.element?.type as Preloadable;
+  if (!type?.preload) return false;
+  shell?.preload();
+  type.preload();
+  return true;
+}
+
+/**
+ * Before the server has said who this is (main.tsx): fetch the code of the screen this address will most likely
+ * show, so that it arrives together with the answer instead of after it (issue 12).
+ */
+export function preloadFirstScreen(pathname: string): void {
+  if (preloadRoute([...publicRoutes, ...openRoutes], pathname, null)) return;
+  if (probablySignedIn()) preloadRoute(userRoutes, pathname, AppShell);
 }
 
 /**
@@ -121,11 +158,7 @@ function draw(routes: AppRoute[], { fullScreen = true } = {}) {
  */
 function usePreload(routes: AppRoute[], shell: { preload: () => void } | null) {
   const { pathname } = useLocation();
-  useEffect(() => {
-    shell?.preload();
-    const type = matchRoutes(routes, pathname)?.[0]?.route.element?.type as { preload?: () => void } | undefined;
-    type?.preload?.();
-  }, [routes, shell, pathname]);
+  useEffect(() => void preloadRoute(routes, pathname, shell), [routes, shell, pathname]);
 }
 
 /** Paths that exist once signed in: a signed-out visitor opening one (a bookmark) signs in and comes back. */
@@ -175,15 +208,31 @@ function RegularUserRoutes() {
 }
 
 function SignedInRoutes() {
-  // Most people are regular users: fetch their shell and page while the admin status is asked.
+  // Most people are regular users: fetch their shell, page and dealerships while the admin status is asked.
   usePreload(userRoutes, AppShell);
+  return (
+    <DealershipProvider>
+      <SignedInAudience />
+    </DealershipProvider>
+  );
+}
+
+function SignedInAudience() {
   const { isPlatformAdmin, isLoading } = usePlatformAdminStatus();
   if (isLoading) return <FullScreenSpinner label="Loading dashboard..." />;
-  return <DealershipProvider>{isPlatformAdmin ? <PlatformAdminRoutes /> : <RegularUserRoutes />}</DealershipProvider>;
+  return isPlatformAdmin ? <PlatformAdminRoutes /> : <RegularUserRoutes />;
 }
 
 export function AppRoutes() {
   const { user, isLoading } = useAuth();
-  if (isLoading) return <FullScreenSpinner label="Loading..." />;
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (!isLoading) rememberSignedIn(Boolean(user));
+  }, [user, isLoading]);
+  if (isLoading) {
+    // The sign-in screen does not wait for the server's "who is this?": a signed-in visitor is sent on when it answers.
+    if (matchRoutes(publicRoutes, pathname) && !probablySignedIn()) return <SignedOutRoutes />;
+    return <FullScreenSpinner label="Loading..." />;
+  }
   return user ? <SignedInRoutes /> : <SignedOutRoutes />;
 }

@@ -4,6 +4,7 @@ import { Link, NavLink, Outlet, useLocation } from "react-router";
 import { ROLE_LABELS } from "../../../shared/constants";
 import { can } from "../../../shared/permissions";
 import { useCurrentDealership, useRole } from "../../dealerships/dealership-context";
+import { useFirstScreenDrawn } from "../../lib/first-screen";
 import { useRouteExists } from "../../lib/known-routes";
 import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
@@ -77,6 +78,21 @@ function FloatingActions() {
   );
 }
 
+function PhoneMenu({ items }: { items: NavItem[] }) {
+  const drawn = useFirstScreenDrawn();
+  const waiting = (
+    <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open menu" disabled>
+      <Menu className="size-5" />
+    </Button>
+  );
+  if (!drawn) return waiting;
+  return (
+    <Suspense fallback={waiting}>
+      <MobileMenu items={items} />
+    </Suspense>
+  );
+}
+
 export function AppShell() {
   const items = useVisibleNavItems();
   const { dealership } = useCurrentDealership();
@@ -94,15 +110,7 @@ export function AppShell() {
         Skip to content
       </a>
       <header className="sticky top-0 z-40 flex h-16 items-center gap-3 border-b bg-card/95 px-3 backdrop-blur sm:px-4 lg:px-6">
-        <Suspense
-          fallback={
-            <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Open menu" disabled>
-              <Menu className="size-5" />
-            </Button>
-          }
-        >
-          <MobileMenu items={items} />
-        </Suspense>
+        <PhoneMenu items={items} />
         <Link to="/" className="rounded-lg outline-none focus-visible:ring-[3px] focus-visible:ring-ring/30" aria-label="Showroom home">
           <Brand />
         </Link>

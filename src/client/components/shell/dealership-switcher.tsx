@@ -1,6 +1,7 @@
 import { Building2, ChevronsUpDown } from "lucide-react";
 import { lazy, Suspense } from "react";
 import { useCurrentDealership } from "../../dealerships/dealership-context";
+import { useFirstScreenDrawn } from "../../lib/first-screen";
 import { cn } from "../../lib/utils";
 import { Spinner } from "../ui/spinner";
 
@@ -12,15 +13,16 @@ const DealershipSwitcherMenu = lazy(() => import("./dealership-switcher-menu").t
 /** Header dealership switcher: only when the user belongs to more than one dealership (part 1 §2.9). */
 export function DealershipSwitcher({ className }: { className?: string }) {
   const { dealerships, dealership, isSwitching } = useCurrentDealership();
+  const drawn = useFirstScreenDrawn();
   if (dealerships.length <= 1 || !dealership) return null;
+  const waiting = (
+    <button type="button" disabled aria-label="Switch dealership" className={switcherTriggerClass(className)}>
+      <SwitcherFace name={dealership.name} isSwitching={isSwitching} />
+    </button>
+  );
+  if (!drawn) return waiting;
   return (
-    <Suspense
-      fallback={
-        <button type="button" disabled aria-label="Switch dealership" className={switcherTriggerClass(className)}>
-          <SwitcherFace name={dealership.name} isSwitching={isSwitching} />
-        </button>
-      }
-    >
+    <Suspense fallback={waiting}>
       <DealershipSwitcherMenu className={className} />
     </Suspense>
   );

@@ -3,6 +3,7 @@ import { lazy, Suspense } from "react";
 import { fullName } from "../../../shared/format";
 import type { CurrentUser } from "../../../shared/schemas/responses/auth";
 import { useAuth } from "../../auth/auth-provider";
+import { useFirstScreenDrawn } from "../../lib/first-screen";
 import { cn } from "../../lib/utils";
 import { Avatar } from "../ui/avatar";
 
@@ -19,16 +20,17 @@ const UserMenuDropdown = lazy(() => import("./user-menu-dropdown").then((m) => (
 /** Header user menu (part 1 §2.9): full name or e-mail, a role label, Profile (when that page exists) and Sign Out. */
 export function UserMenu({ roleLabel, tone = "light" }: UserMenuProps) {
   const { user } = useAuth();
+  const drawn = useFirstScreenDrawn();
   if (!user) return null;
   const name = fullName(user) || user.email;
+  const waiting = (
+    <button type="button" disabled aria-label="Account menu" className={userMenuTriggerClass(tone)}>
+      <UserMenuFace user={user} name={name} roleLabel={roleLabel} tone={tone} />
+    </button>
+  );
+  if (!drawn) return waiting;
   return (
-    <Suspense
-      fallback={
-        <button type="button" disabled aria-label="Account menu" className={userMenuTriggerClass(tone)}>
-          <UserMenuFace user={user} name={name} roleLabel={roleLabel} tone={tone} />
-        </button>
-      }
-    >
+    <Suspense fallback={waiting}>
       <UserMenuDropdown roleLabel={roleLabel} tone={tone} />
     </Suspense>
   );
