@@ -169,24 +169,19 @@ function Figures({ data, days, timezone, updating }: { data: TestDriveAnalytics;
               <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground">No test drives {periodText}.</p>
             ) : (
               <ul className="-mx-2 grid max-h-80 overflow-y-auto" data-testid="daily-breakdown">
-                {activeDays.map((d) => {
-                  const shown = d.vehicles.slice(0, DAILY_BREAKDOWN_VEHICLES_SHOWN);
-                  const more = d.vehicles.length - shown.length;
-                  return (
-                    <li key={d.date} className="flex items-center gap-3 rounded-md px-2 py-2.5 text-sm odd:bg-muted/40">
-                      <span className="w-24 shrink-0 font-medium tabular-nums">{weekdayMonthDay(d.date)}</span>
-                      <span className="flex min-w-0 flex-1 flex-wrap gap-1">
-                        {shown.map((name) => (
-                          <Badge key={name} variant="secondary" className="max-w-40">
-                            <span className="truncate">{name}</span>
-                          </Badge>
-                        ))}
-                        {more > 0 && <span className="text-xs text-muted-foreground">+{more} more</span>}
-                      </span>
-                      <span className="shrink-0 font-semibold tabular-nums">{d.count}</span>
-                    </li>
-                  );
-                })}
+                {activeDays.map((d) => (
+                  <li key={d.date} className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 rounded-md px-2 py-2 text-sm odd:bg-muted/40">
+                    <span className="font-medium tabular-nums">{weekdayMonthDay(d.date)}</span>
+                    <span className="row-span-2 font-semibold tabular-nums">
+                      {d.count} <span className="text-xs font-normal text-muted-foreground">{d.count === 1 ? "drive" : "drives"}</span>
+                    </span>
+                    {/* Two names, then "+N more" (part 2 §9); the count stays visible however long the names are. */}
+                    <span className="flex min-w-0 gap-1 text-xs text-muted-foreground" title={d.vehicles.join(", ")}>
+                      <span className="truncate">{d.vehicles.slice(0, DAILY_BREAKDOWN_VEHICLES_SHOWN).join(", ")}</span>
+                      {d.vehicles.length > DAILY_BREAKDOWN_VEHICLES_SHOWN && <span className="shrink-0">+{d.vehicles.length - DAILY_BREAKDOWN_VEHICLES_SHOWN} more</span>}
+                    </span>
+                  </li>
+                ))}
               </ul>
             )}
           </CardContent>

@@ -1,6 +1,6 @@
 import { Plus } from "lucide-react";
 import { Controller, useForm } from "react-hook-form";
-import { createVehicleSchema, type CreateVehicleInput } from "../../shared/schemas/vehicle";
+import { createVehicleSchema } from "../../shared/schemas/vehicle";
 import { Button } from "../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../components/ui/dialog";
 import { FormField } from "../components/ui/form";
@@ -11,59 +11,16 @@ import { fieldErrors, serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { useAddVehicle } from "./api";
 import { vehicleTitle } from "./format";
+import { addVehicleRequest, DOLLARS_MESSAGE, EMPTY, isDollarAmount, type AddVehicleValues } from "./add-vehicle-request";
 import { requestResolver, serverFieldMessages } from "./request-resolver";
 
 // "Add Vehicle" (spec part 2 §2, §5, §7), management only (the server refuses others too). Price is typed in dollars
 // and sent in cents (×100); mileage as a whole number when given. The optional VIN is checked on both sides (check
 // digit, model year). Toasts: "Vehicle Added", or the server's message or "Failed to add vehicle." (part 2 §8).
 
-interface AddVehicleValues {
-  year: string;
-  make: string;
-  model: string;
-  trim: string;
-  stockNumber: string;
-  condition: "new" | "used";
-  exteriorColor: string;
-  price: string;
-  mileage: string;
-  vin: string;
-}
-
-const EMPTY: AddVehicleValues = { year: "", make: "", model: "", trim: "", stockNumber: "", condition: "new", exteriorColor: "", price: "", mileage: "", vin: "" };
-
-const DOLLARS = /^\d+(\.\d{1,2})?$/;
-const cleanNumber = (text: string) => text.replace(/[$,\s]/g, "");
-
-/** "24,500.99" dollars → 2450099 cents; empty → null. */
-export function priceInCents(text: string): number | null {
-  const clean = cleanNumber(text);
-  if (clean === "") return null;
-  return Math.round(Number(clean) * 100);
-}
-
-export function addVehicleRequest(values: AddVehicleValues): CreateVehicleInput {
-  const mileage = cleanNumber(values.mileage);
-  return {
-    year: values.year,
-    make: values.make,
-    model: values.model,
-    trim: values.trim,
-    stockNumber: values.stockNumber,
-    condition: values.condition,
-    exteriorColor: values.exteriorColor,
-    ...(cleanNumber(values.price) !== "" && DOLLARS.test(cleanNumber(values.price)) ? { price: priceInCents(values.price) } : {}),
-    ...(mileage !== "" ? { mileage: /^\d+$/.test(mileage) ? Number(mileage) : mileage } : {}),
-    vin: values.vin,
-  };
-}
-
 const fieldOf = (path: string) => (path in EMPTY ? (path as keyof AddVehicleValues) : undefined);
 
-const resolver = requestResolver<AddVehicleValues>(createVehicleSchema, addVehicleRequest, fieldOf, (values) => {
-  const price = cleanNumber(values.price);
-  return price !== "" && !DOLLARS.test(price) ? { price: "Price must be an amount in dollars, e.g. 24500 or 24500.99" } : {};
-});
+const resolver = requestResolver<AddVehicleValues>(createVehicleSchema, addVehicleRequest, fieldOf, (values) => (isDollarAmount(values.price) ? {} : { price: DOLLARS_MESSAGE }));
 
 export function AddVehicleDialog({ open, onOpenChange, dealershipId }: { open: boolean; onOpenChange: (open: boolean) => void; dealershipId: string }) {
   return (

@@ -24,7 +24,8 @@ import { toast } from "../lib/toast";
 import { cn } from "../lib/utils";
 import { useCreateTestDrive } from "./api";
 import { LiveClock } from "./LiveClock";
-import { applyTestDriveServerErrors, ClientFields, testDriveRequest, useTakeOutProblem, useTestDriveForm, VehicleFields } from "./test-drive-form";
+import { applyTestDriveServerErrors, ClientFields, useTakeOutProblem, useTestDriveForm, VehicleFields } from "./test-drive-form";
+import { testDriveRequest } from "./test-drive-request";
 
 // /test-drives/book and /book-test-drive (spec part 2 §2): "Book a Test Drive" with "Back to Test Drives", the clock on
 // the dealership's time refreshed every second, and the take-out dialog's client and vehicle fields with its rules.

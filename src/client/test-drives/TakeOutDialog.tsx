@@ -9,7 +9,8 @@ import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { useCreateTestDrive } from "./api";
 import { vehicleTitle } from "./format";
-import { applyTestDriveServerErrors, ClientFields, testDriveRequest, useTakeOutProblem, useTestDriveForm, VehicleFields } from "./test-drive-form";
+import { applyTestDriveServerErrors, ClientFields, useTakeOutProblem, useTestDriveForm, VehicleFields } from "./test-drive-form";
+import { testDriveRequest } from "./test-drive-request";
 
 // The take-out dialog (spec part 2 §2, §5): a new or existing client, the chosen inventory vehicle (or a unit, or a
 // vehicle typed in), then "Take Out Demo". The button is disabled until the rules of §5 hold, or while the vehicle is

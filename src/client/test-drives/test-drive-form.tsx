@@ -4,7 +4,7 @@ import { useDeferredValue, useMemo, useState } from "react";
 import { useForm, useWatch, type UseFormReturn } from "react-hook-form";
 import { fullName } from "../../shared/format";
 import type { Lead } from "../../shared/schemas/lead";
-import { createTestDriveSchema, splitFullName, type CreateTestDriveInput } from "../../shared/schemas/test-drive";
+import { createTestDriveSchema } from "../../shared/schemas/test-drive";
 import type { TestDriveUnit, Vehicle } from "../../shared/schemas/vehicle";
 import { FormField } from "../components/ui/form";
 import { Input } from "../components/ui/input";
@@ -17,48 +17,12 @@ import { fieldErrors } from "../lib/api";
 import { useTestDriveUnits, useVehicles } from "./api";
 import { vehicleTitle } from "./format";
 import { requestResolver, serverFieldMessages } from "./request-resolver";
-import { emptyDraft, takeOutProblem, type TakeOutDraft } from "./take-out-rules";
+import { emptyDraft, takeOutProblem } from "./take-out-rules";
+import { emptyTestDriveForm, testDriveRequest, type TestDriveFormValues } from "./test-drive-request";
 
 // The client and vehicle part of the take-out dialog and of Book a Test Drive (spec part 2 §2, §5): the same fields,
 // the same rules. The form holds what a person types (one "full name"); the resolver turns it into the request body
 // and validates that with the shared createTestDriveSchema, so the form and the server check the same object.
-
-export interface TestDriveFormValues extends TakeOutDraft {
-  /** Book a Test Drive only: the dealership-clock date and time of a scheduled drive. */
-  testDriveDate: string;
-  testDriveTime: string;
-  notes: string;
-}
-
-export const emptyTestDriveForm: TestDriveFormValues = { ...emptyDraft, testDriveDate: "", testDriveTime: "", notes: "" };
-
-/** The body of POST /api/test-drives for these values: taken out now ("out") or booked ("scheduled"). */
-export function testDriveRequest(values: TestDriveFormValues, dealershipId: string, status: "out" | "scheduled"): CreateTestDriveInput {
-  const client =
-    values.clientType === "new"
-      ? { clientType: "new" as const, ...splitFullName(values.fullName), email: values.email, phone: values.phone, leadId: null }
-      : { clientType: "existing" as const, leadId: values.leadId };
-  const vehicle =
-    values.vehicleType === "vehicle"
-      ? { vehicleType: "vehicle" as const, vehicleId: values.vehicleId }
-      : values.vehicleType === "tdu"
-        ? { vehicleType: "tdu" as const, tduId: values.tduId }
-        : {
-            vehicleType: "manual" as const,
-            stockNumber: values.stockNumber,
-            make: values.make,
-            model: values.model,
-            vehicleDriven: `${values.make.trim()} ${values.model.trim()}`.trim(),
-          };
-  return {
-    dealershipId,
-    ...client,
-    ...vehicle,
-    status,
-    ...(status === "scheduled" ? { testDriveDate: values.testDriveDate, testDriveTime: values.testDriveTime } : {}),
-    notes: values.notes || null,
-  };
-}
 
 /** Where a message about a request field shows on the form. */
 const FIELD_OF: Partial<Record<string, keyof TestDriveFormValues>> = {
