@@ -212,6 +212,26 @@ function sampleBody(method: string, url: string): Record<string, unknown> | null
     "PATCH /api/dealerships/:id/users/:userId/role": { role: "frontDesk" },
     "PATCH /api/dealerships/:id/email-notifications/triggers/:triggerId": { isActive: false },
     "POST /api/dealerships/:id/email-notifications/subscriptions": { userId: known.colleague, triggerId: known.trigger, isSubscribed: true },
+    // Vehicles, units and test drives (issue 9)
+    "POST /api/dealerships/:id/vehicles": { year: "2003", make: "Fuzz", model: "Car", stockNumber: "FZ-1", condition: "used", price: 100, mileage: 5, vin: "1HGCM82633A004352" },
+    "PUT /api/vehicles/:id/test-drive-status": { status: "available", clientName: "Fuzz Client" },
+    "POST /api/dealerships/:id/test-drive-units": { year: "2024", make: "Fuzz", model: "Unit", stockNumber: "FZ-U1" },
+    "PUT /api/test-drive-units/:id/status": { status: "available" },
+    "POST /api/test-drives": {
+      dealershipId: known.dealership,
+      clientType: "new",
+      firstName: "Fuzz",
+      lastName: "Client",
+      email: "fuzz-client@example.com",
+      phone: "416-555-0100",
+      vehicleType: "manual",
+      stockNumber: "FZ-M",
+      vehicleDriven: "Fuzz Car",
+      status: "out",
+    },
+    "PATCH /api/test-drives/:id": { vehicleDriven: "Fuzz Car", stockNumber: "FZ-2", testDriveDate: today, testDriveTime: "10:00", notes: "Fuzzed" },
+    "PATCH /api/test-drives/:id/status": { status: "completed" },
+    "POST /api/test-drives/:id/return": {},
   };
   const key = `${method} ${url}`;
   return samples[key] ?? null;
