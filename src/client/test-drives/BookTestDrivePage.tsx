@@ -93,7 +93,7 @@ function BookingForm({ dealershipId, timezone }: { dealershipId: string; timezon
           Back to Test Drives
         </Link>
       </Button>
-      <PageHeader title="Book a Test Drive" description="Book a drive for later, or take a vehicle out right now." actions={<LiveClock timezone={timezone} />} />
+      <PageHeader title="Book a Test Drive" description="Book a drive for later, or take a vehicle out right now." actions={<LiveClock timezone={timezone} className="w-full sm:w-auto" />} />
       <Card>
         <CardContent className="pt-5 sm:pt-6">
           <form id="book-test-drive" noValidate onSubmit={(e) => void submit(e)} className="grid gap-7">
@@ -113,7 +113,7 @@ function BookingForm({ dealershipId, timezone }: { dealershipId: string; timezon
             <ClientFields form={form} dealershipId={dealershipId} />
             <VehicleFields form={form} dealershipId={dealershipId} />
             {when === "later" && (
-              <fieldset className="grid gap-4">
+              <fieldset className="grid min-w-0 gap-4">
                 <legend className="mb-2 text-sm font-semibold">Date and time</legend>
                 <div className="grid gap-4 sm:grid-cols-2">
                   <Controller

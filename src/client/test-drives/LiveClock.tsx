@@ -1,7 +1,7 @@
 import { Clock } from "lucide-react";
 import { useEffect, useState } from "react";
 import { cn } from "../lib/utils";
-import { clockText } from "./format";
+import { clockText, zoneCity } from "./format";
 
 // The booking screen's clock (spec part 2 §2, §9): the time on the dealership's clock (Toronto for the demo
 // dealerships), refreshed every second, whatever zone the browser is in.
@@ -21,7 +21,7 @@ export function LiveClock({ timezone, className }: { timezone: string; className
   const now = useNow();
   const { date, time } = clockText(now, timezone);
   return (
-    <div className={cn("flex items-center gap-3 rounded-xl border bg-card px-4 py-3 shadow-xs", className)} data-testid="live-clock">
+    <div className={cn("flex min-w-0 max-w-full items-center gap-3 rounded-xl border bg-card px-4 py-3 shadow-xs", className)} data-testid="live-clock">
       <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
         <Clock className="size-5" aria-hidden="true" />
       </span>
@@ -30,7 +30,7 @@ export function LiveClock({ timezone, className }: { timezone: string; className
           {time}
         </p>
         <p className="truncate text-xs text-muted-foreground">
-          {date} · {timezone.replace(/_/g, " ")}
+          {date} · {zoneCity(timezone)} time
         </p>
       </div>
     </div>

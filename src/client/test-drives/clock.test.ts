@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clockText } from "./format";
+import { clockText, zoneCity } from "./format";
 
 describe("the booking screen's clock (spec part 2 §9: Toronto time)", () => {
   it("shows the dealership's wall-clock time with seconds, not the browser's", () => {
@@ -14,5 +14,10 @@ describe("the booking screen's clock (spec part 2 §9: Toronto time)", () => {
 
   it("is still on yesterday's date in Toronto shortly after midnight UTC", () => {
     expect(clockText(new Date("2026-11-24T02:30:00Z"), "America/Toronto").date).toBe("Monday, November 23, 2026");
+  });
+
+  it("names the clock by its city", () => {
+    expect(zoneCity("America/Toronto")).toBe("Toronto");
+    expect(zoneCity("America/St_Johns")).toBe("St Johns");
   });
 });

@@ -30,3 +30,8 @@ export function clockText(now: Date, timezone: string): { date: string; time: st
   const time = now.toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit", second: "2-digit", timeZoneName: "short", timeZone: timezone });
   return { date, time };
 }
+
+/** "America/Toronto" → "Toronto": how a person names the clock. */
+export function zoneCity(timezone: string): string {
+  return (timezone.split("/").pop() ?? timezone).replace(/_/g, " ");
+}

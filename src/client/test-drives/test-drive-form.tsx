@@ -159,7 +159,7 @@ export function ClientFields({ form, dealershipId }: { form: UseFormReturn<TestD
   const clientType = useWatch({ control: form.control, name: "clientType" });
   const { errors } = form.formState;
   return (
-    <fieldset className="grid gap-4">
+    <fieldset className="grid min-w-0 gap-4">
       <legend className="mb-2 text-sm font-semibold">Client</legend>
       <Segmented
         label="Client type"
@@ -224,7 +224,7 @@ export function VehicleFields({ form, dealershipId, fixedVehicle }: { form: UseF
   const { errors } = form.formState;
 
   return (
-    <fieldset className="grid gap-4">
+    <fieldset className="grid min-w-0 gap-4">
       <legend className="mb-2 text-sm font-semibold">Vehicle</legend>
       <Segmented
         label="Vehicle source"
