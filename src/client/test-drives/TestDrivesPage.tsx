@@ -181,7 +181,7 @@ function VehicleInventory({
           )}
         </CardHeader>
         <CardContent className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))]">
-          <SearchInput value={search} onValueChange={setSearch} placeholder="Search make, model, trim, stock # or VIN" label="Search vehicles" className="col-span-2 lg:col-span-1" />
+          <SearchInput value={search} onValueChange={setSearch} placeholder="Search make, model, stock # or VIN" label="Search vehicles" className="col-span-2 lg:col-span-1" />
           <Select value={condition || ANY} onValueChange={(v) => setCondition(v === ANY ? "" : (v as VehicleCondition))}>
             <SelectTrigger aria-label="Condition" className="w-full">
               <SelectValue />
