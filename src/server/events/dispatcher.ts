@@ -15,6 +15,7 @@ import { EVENTS_CHANNEL } from "./outbox";
 
 const SWEEP_MS = 10_000;
 const BATCH = 50;
+const DISPATCH_DELAY_MS = 20;
 /** An event whose handlers failed this often is set aside (kept, with its last error) instead of retried forever. */
 export const MAX_DISPATCH_FAILURES = 5;
 
@@ -128,8 +129,19 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
     return running;
   }
 
+  // A notification starts a dispatch a moment later, so a burst of events (a busy lot claiming) shares one transaction.
+  let soon: NodeJS.Timeout | null = null;
+  function dispatchSoon(): void {
+    if (soon || closed) return;
+    soon = setTimeout(() => {
+      soon = null;
+      void dispatch();
+    }, DISPATCH_DELAY_MS);
+    soon.unref();
+  }
+
   async function hear(payload: string | undefined): Promise<void> {
-    void dispatch();
+    dispatchSoon();
     if (listeners.size === 0 || !payload) return;
     const id = Number(payload);
     if (!Number.isSafeInteger(id)) return;
@@ -197,6 +209,8 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
     async close() {
       closed = true;
       if (timer) clearInterval(timer);
+      if (soon) clearTimeout(soon);
+      soon = null;
       await running;
       await unlisten?.().catch(() => undefined);
       unlisten = null;

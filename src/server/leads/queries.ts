@@ -254,14 +254,17 @@ function listValues(viewer: Pick<Viewer, "userId" | "dealershipId">, options: Le
  * A page of a dealership's leads, newest first: GET /api/dealerships/{id}/leads (part 1 §2.4, §2.5, §7).
  * type=new is the unclaimed pool; type=my the caller's clients (all worked leads for front desk and management);
  * no type everything the caller may see. q and status narrow it (AND). Answers the rows and the next page's cursor.
- * Each shape's statement is prepared once; a search runs unnamed, planned for its own term (issue 13).
+ * Each shape's SQL is built once; most are prepared once, a search or a rep's own clients run unnamed (issue 13).
  */
 export async function listLeads(db: Db, viewer: Viewer, options: LeadListOptions): Promise<{ leads: Lead[]; next: LeadCursor | null }> {
   const shape = listShape(viewer, options);
   const key = `leads_list_${shape.type ?? "all"}_${shape.seeAll ? "all" : "own"}_${shape.status ? "s" : ""}${shape.q ? "q" : ""}${shape.cursor ? "c" : ""}`;
   let statement = listStatements.get(key);
   if (!statement) {
-    statement = fixedStatement(shape.q ? undefined : key, listStatementSql(shape));
+    // Named (prepared, planned once) only where one generic plan suits every value: a search term, or a rep's own
+    // clients (a few, or 20,000: the generic plan sorts them all, bench/RESULTS.md), are planned for their values.
+    const generic = !shape.q && (shape.seeAll || shape.type === "new");
+    statement = fixedStatement(generic ? key : undefined, listStatementSql(shape));
     listStatements.set(key, statement);
   }
   const rows = await runStatement<ListRow>(db, statement, listValues(viewer, options));

@@ -40,7 +40,7 @@ async function send(
   },
 ): Promise<string[]> {
   // Most events have no subscriber: find that out before building anything.
-  const recipients = await triggerRecipients(context.tx, args.dealershipId, args.trigger, args.actorId ? [args.actorId] : []);
+  const recipients = await recipientsInDispatch(context.tx, args.dealershipId, args.trigger, args.actorId ?? null);
   if (recipients.length === 0) return [];
   const name = await dealershipName(context.tx, args.dealershipId);
   const href = appLink(context.appUrl, args.link.path);
@@ -90,6 +90,19 @@ const appointmentLines = (a: AppointmentSnapshot): Array<[string, string | null 
   ["Email", a.email],
   ["Phone", a.phone ? formatPhone(a.phone) : null],
 ];
+
+// One dispatch transaction handles a batch of events, often many of one kind in one dealership (a morning of claims):
+// the subscribers are looked up once per dealership, trigger and actor within it.
+const recipientsByDispatch = new WeakMap<Tx, Map<string, Promise<string[]>>>();
+
+function recipientsInDispatch(tx: Tx, dealershipId: string, trigger: EmailTriggerName, actorId: string | null): Promise<string[]> {
+  let known = recipientsByDispatch.get(tx);
+  if (!known) recipientsByDispatch.set(tx, (known = new Map()));
+  const key = `${dealershipId}\u0000${trigger}\u0000${actorId ?? ""}`;
+  let found = known.get(key);
+  if (!found) known.set(key, (found = triggerRecipients(tx, dealershipId, trigger, actorId ? [actorId] : [])));
+  return found;
+}
 
 /** Queues the e-mails of one domain event (the dispatcher's once-only handler). */
 export async function emailOnEvent(context: MailContext, event: DomainEvent): Promise<void> {
