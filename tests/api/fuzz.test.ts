@@ -232,6 +232,15 @@ function sampleBody(method: string, url: string): Record<string, unknown> | null
     "PATCH /api/test-drives/:id": { vehicleDriven: "Fuzz Car", stockNumber: "FZ-2", testDriveDate: today, testDriveTime: "10:00", notes: "Fuzzed" },
     "PATCH /api/test-drives/:id/status": { status: "completed" },
     "POST /api/test-drives/:id/return": {},
+    // Profile, two-factor and reset (issue 15). Wrong passwords and codes on purpose: the fuzzing changes nobody's.
+    // The manager's own e-mail: the fuzzing signs in as the manager again for every route.
+    "PATCH /api/user/profile": { firstName: "Fuzz", lastName: "Manager", email: manager.email },
+    "POST /api/user/avatar": { avatar: "JSON is refused: the picture comes as multipart" },
+    "PATCH /api/user/password": { currentPassword: "not-the-password-1", newPassword: "Correct-Horse-Battery-92" },
+    "POST /api/auth/2fa/verify-setup": { secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", token: "123456" },
+    "POST /api/auth/2fa/disable": { password: "not-the-password-1", token: "123456" },
+    "POST /api/auth/password-reset/request": { email: "fuzz-reset@example.com" },
+    "POST /api/auth/password-reset/confirm": { token: "x".repeat(43), newPassword: "Correct-Horse-Battery-91", confirmPassword: "Correct-Horse-Battery-91" },
   };
   const key = `${method} ${url}`;
   return samples[key] ?? null;
@@ -408,6 +417,9 @@ const NO_BODY = new Set([
   "POST /api/leads/:id/claim",
   "POST /api/dealerships/:id/leads/remind-unattended",
   "POST /api/dealerships/:id/invites/:inviteId/resend",
+  "POST /api/auth/2fa/setup",
+  "POST /api/auth/2fa/regenerate-backup-codes",
+  "POST /api/user/sessions/sign-out-others",
 ]);
 
 /** Write routes anyone may call signed out (tests/api/access.test.ts keeps the full list). */
@@ -417,4 +429,6 @@ const PUBLIC_WRITES = new Set([
   "POST /api/logout",
   "POST /api/auth/email-verification/request",
   "POST /api/auth/email-verification/verify",
+  "POST /api/auth/password-reset/request",
+  "POST /api/auth/password-reset/confirm",
 ]);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { disableTwoFactorSchema, verifySetupSchema } from "../../shared/schemas/two-factor";
 import { badRequest, parseInput } from "../http/errors";
 import { requireUser } from "./current-user";
-import { countSignInAttempt, signInSucceeded } from "./login-throttle";
+import { countReauthentication, reauthenticated } from "./reauthentication";
 import { verifyPassword } from "./passwords";
 import {
   finishSetup,
@@ -36,19 +36,19 @@ export async function twoFactorRoutes(app: FastifyInstance): Promise<void> {
     return { backupCodes: await finishSetup(app, user.id, request.session?.sid, input) };
   });
 
-  // Password and a code: a stolen session alone cannot turn the second factor off. Counted like sign-ins, so it is
-  // no way around their throttle (decision 007).
+  // Password and a code: a stolen session alone cannot turn the second factor off. Counted before checking, like
+  // sign-ins (decision 082).
   app.post("/api/auth/2fa/disable", async (request) => {
     const user = await requireUser(request);
     const input = parseInput(disableTwoFactorSchema, request.body);
-    const attempt = await countSignInAttempt(app.db, user.email, request.ip);
     const row = await userWithSecrets(app.db, user.id);
     if (!row?.twoFactorEnabled) throw badRequest(TWO_FACTOR_NOT_ENABLED);
+    const attempt = await countReauthentication(app.db, user.id);
     if (!(await verifyPassword(row.password, input.password))) throw badRequest(INCORRECT_PASSWORD, { password: INCORRECT_PASSWORD });
     const outcome = await useSecondFactor(app, app.db, row, input.token);
     if (outcome !== "accepted") throw secondFactorRefused(outcome, 400, "token");
     await turnOff(app.db, user.id);
-    await signInSucceeded(app.db, attempt);
+    await reauthenticated(app.db, user.id, attempt);
     return { enabled: false, backupCodesLeft: 0 };
   });
 

@@ -318,6 +318,14 @@ describe("backup codes and turning two-factor off", () => {
     expect(cookieOf(plain)).toBeDefined();
   });
 
+  it("waits after five wrong tries at turning it off", async () => {
+    const { user, session, backupCodes } = await userWithTwoFactor(pinClock(Date.now()));
+    for (let i = 0; i < 5; i++) expect((await session.post("/api/auth/2fa/disable", { password: `wrong-${i}-pw`, token: "000000" })).statusCode).toBe(400);
+    const blocked = await session.post("/api/auth/2fa/disable", { password: user.password, token: backupCodes[0] });
+    expect(blocked.statusCode).toBe(429);
+    expect((await session.get("/api/auth/2fa/status")).json()).toMatchObject({ enabled: true });
+  });
+
   it("answers every two-factor call with 401 when signed out", async () => {
     const signedOut: Agent = anonymous(t.app);
     for (const [method, url] of [

@@ -67,6 +67,18 @@ describe("changing the password", () => {
     expect((await session.get("/api/user")).statusCode).toBe(200);
   });
 
+  it("waits after five wrong current passwords, while signing in elsewhere still works", async () => {
+    const user = await makeUser(t.db);
+    const session = await signIn(t.app, user);
+    for (let i = 0; i < 5; i++) {
+      expect((await session.patch("/api/user/password", { currentPassword: `wrong-guess-${i}`, newPassword: NEW_PASSWORD })).statusCode).toBe(400);
+    }
+    const blocked = await session.patch("/api/user/password", { currentPassword: user.password, newPassword: NEW_PASSWORD });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers["retry-after"]).toBeDefined();
+    await signInFrom(user, CHROME_WINDOWS, "10.85.3.1");
+  });
+
   it("applies the password policy to the new one", async () => {
     const user = await makeUser(t.db);
     const session = await signIn(t.app, user);

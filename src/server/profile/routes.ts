@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { AVATAR_MAX_BYTES, FILE_TOO_LARGE, passwordChangeSchema, profileSchema } from "../../shared/schemas/profile";
 import { normalizePassword } from "../../shared/schemas/password";
 import { publicUser, requireUser } from "../auth/current-user";
-import { countSignInAttempt, signInSucceeded } from "../auth/login-throttle";
+import { countReauthentication, reauthenticated } from "../auth/reauthentication";
 import { passwordProblem } from "../auth/password-policy";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { endSessionsOfUser } from "../auth/sessions";
@@ -104,17 +104,17 @@ export async function profileRoutes(app: FastifyInstance): Promise<void> {
       .send(createReadStream(full));
   });
 
-  // The current password is required and counted like a sign-in (a stolen session cannot guess it); every other
+  // The current password is required and counted before it is checked (a stolen session cannot guess it); every other
   // session ends, and this one continues under a new id (decision 085).
   app.patch("/api/user/password", async (request, reply) => {
     const user = await requireUser(request);
     const input = parseInput(passwordChangeSchema, request.body);
-    const attempt = await countSignInAttempt(app.db, user.email, request.ip);
+    const attempt = await countReauthentication(app.db, user.id);
     const row = await userWithSecrets(app.db, user.id);
     if (!row || !(await verifyPassword(row.password, input.currentPassword))) {
       throw badRequest(CURRENT_PASSWORD_WRONG, { currentPassword: CURRENT_PASSWORD_WRONG });
     }
-    await signInSucceeded(app.db, attempt);
+    await reauthenticated(app.db, user.id, attempt);
     const problem = passwordProblem(input.newPassword, row.email);
     if (problem) throw badRequest(problem, { newPassword: problem });
     if (normalizePassword(input.newPassword) === normalizePassword(input.currentPassword)) {
