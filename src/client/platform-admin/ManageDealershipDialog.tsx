@@ -140,9 +140,9 @@ function MemberRow({ dealershipId, member, onRemove }: { dealershipId: string; m
   const change = useChangeMemberRole(dealershipId);
   const name = fullName(member.user) || member.user.email;
   return (
-    <li aria-label={name} className="grid gap-3 p-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center">
+    <li aria-label={name} className="grid grid-cols-[minmax(0,1fr)] gap-3 p-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center">
       <Person name={name} email={member.user.email} initials={initialsOf(member.user)} />
-      <div className="flex items-center gap-2">
+      <div className="flex min-w-0 items-center gap-2">
         <Select value={role} onValueChange={(v) => setRole(v as DealershipRole)}>
           <SelectTrigger className="h-8 min-w-0 flex-1 sm:w-36 sm:flex-none" aria-label={`Role of ${name}`}>
             <SelectValue />
@@ -163,7 +163,7 @@ function MemberRow({ dealershipId, member, onRemove }: { dealershipId: string; m
           onClick={() => change.mutate({ userId: member.userId, role, name }, { onError: () => setRole(member.role) })}
         >
           {change.isPending && <Spinner />}
-          Change Role
+          Change<span className="hidden sm:inline"> Role</span>
         </Button>
         <Button size="icon-sm" variant="ghost" aria-label={`Remove ${name}`} onClick={onRemove}>
           <UserMinus className="text-destructive" />
@@ -243,7 +243,7 @@ function InvitesPanel({ dealershipId }: { dealershipId: string }) {
             const name = fullName(i) || i.email;
             const busy = (resend.isPending && resend.variables?.id === i.id) || (remove.isPending && remove.variables?.id === i.id);
             return (
-              <li key={i.id} aria-label={name} className={cn("grid gap-3 p-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center", busy && "opacity-60")}>
+              <li key={i.id} aria-label={name} className={cn("grid grid-cols-[minmax(0,1fr)] gap-3 p-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center", busy && "opacity-60")}>
                 <div className="grid min-w-0 gap-1.5">
                   <Person name={name} email={i.email} initials={initialsOf(i)} pending />
                   <div className="flex flex-wrap items-center gap-2 pl-12 text-[13px] text-muted-foreground">
