@@ -226,6 +226,16 @@ describe("returning", () => {
     expect(returned).toHaveLength(1);
   });
 
+  it("counts a returned drive in the dashboard's Test Drives Completed for today", async () => {
+    const metrics = async () => (await agents.sales.get(`/api/dealerships/${dealershipId}/metrics`)).json<{ testDrivesCompletedToday: number }>();
+    const before = (await metrics()).testDrivesCompletedToday;
+    const vehicle = await makeVehicle(t.db, { dealershipId });
+    const drive = (await takeOut(agents.sales, vehicle.id, { ...newClient, email: "metric@example.com" })).json<TestDrive>();
+    expect((await metrics()).testDrivesCompletedToday).toBe(before);
+    await agents.sales.post(`/api/test-drives/${drive.id}/return`);
+    expect((await metrics()).testDrivesCompletedToday).toBe(before + 1);
+  });
+
   it("refuses a second return with 409 and leaves the first one's figures", async () => {
     const vehicle = await makeVehicle(t.db, { dealershipId });
     const drive = (await takeOut(agents.sales, vehicle.id)).json<TestDrive>();
