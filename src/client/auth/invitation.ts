@@ -9,6 +9,14 @@ import type { AuthModeProps, AuthState, SignUpDraft } from "./modes";
 /** The server's answer when the caps on code requests are reached (src/server/team/verification.ts). */
 export const TOO_MANY_CODE_REQUESTS = "Too many verification codes requested";
 
+/**
+ * A 429 on the code request means "a code was sent a moment ago, use that one", unless it is the per-e-mail or
+ * per-address cap (decision 008): then no code is coming and the person must be told.
+ */
+export function isCodeSentMomentsAgo(error: unknown): boolean {
+  return errorStatus(error) === 429 && !serverMessage(error, "").startsWith(TOO_MANY_CODE_REQUESTS);
+}
+
 // Joining by invitation on /auth (part 1 §2.2, §4, §7, §8; decisions 030-033):
 //   Sign Up → "Check Invitation" (GET /api/invites/email/{email}) → register mode "You've been invited to join …"
 //   → Create Account asks for a code (POST /api/auth/email-verification/request) → e-mail verification mode
@@ -106,7 +114,7 @@ export function useInvitedSignUp(state: AuthState, go: AuthModeProps["go"]) {
     onError: (error, values) => {
       // A code sent moments ago (e.g. before going Back) is still valid: carry on with it. The per-e-mail and
       // per-address caps also answer 429 (decision 008): then no code is coming, so say so and stay.
-      if (errorStatus(error) === 429 && !serverMessage(error, "").startsWith(TOO_MANY_CODE_REQUESTS)) {
+      if (isCodeSentMomentsAgo(error)) {
         toast({ title: "Verification Code Sent", description: "We sent you a code a moment ago. Please check your email.", variant: "success" });
         toVerify(values);
         return;

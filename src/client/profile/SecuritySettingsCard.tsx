@@ -35,10 +35,10 @@ export function SecuritySettingsCard({ user }: { user: CurrentUser }) {
       { currentPassword, newPassword },
       {
         onSuccess: close,
+        // part 2 §8: the toast with the server's message; a field it names is marked too.
         onError: (error) => {
-          if (!applyServerFieldErrors(form, error)) {
-            toast({ title: "Password Change Failed", description: serverMessage(error, "Failed to change password"), variant: "destructive" });
-          }
+          applyServerFieldErrors(form, error);
+          toast({ title: "Password Change Failed", description: serverMessage(error, "Failed to change password"), variant: "destructive" });
         },
       },
     ),
