@@ -1,4 +1,4 @@
-import { count, eq, inArray, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { PlatformOverview } from "../../shared/schemas/responses/platform";
 import type { Db } from "../db/client";
@@ -23,7 +23,8 @@ export async function platformOverview(db: Db): Promise<PlatformOverview> {
     total(db.select({ n: count() }).from(users)),
     total(db.select({ n: count() }).from(leads).where(inService(leads.dealershipId))),
     total(db.select({ n: count() }).from(appointments).where(inService(appointments.dealershipId))),
-    total(db.select({ n: count() }).from(testDrives).where(inService(testDrives.dealershipId))),
+    // Drives that left the lot: a booking not yet taken out is no test drive (decision 065).
+    total(db.select({ n: count() }).from(testDrives).where(and(inService(testDrives.dealershipId), or(eq(testDrives.status, "out"), isNotNull(testDrives.takenOutAt))))),
     total(db.select({ n: count() }).from(emailsLog).where(eq(emailsLog.status, "sent"))),
   ]);
   return { totalDealerships, totalUsers, totalLeads, totalAppointments, totalTestDrives, totalEmailsSent };

@@ -6,6 +6,7 @@ import { TAKE_OUT_MESSAGES, TEST_DRIVE_ERRORS, testDriveSchema, type TestDrive }
 import { vehicleSchema, type Vehicle } from "../../shared/schemas/vehicle";
 import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { makeLead } from "../db/factories-leads";
+import { grantPlatformAdminByEmail } from "../platform/admins";
 import { makeUnit, makeVehicle } from "../db/factories-test-drives";
 import { domainEvents } from "../db/schema/events";
 import { leads } from "../db/schema/leads";
@@ -381,6 +382,30 @@ describe("booking, editing and the detail screen", () => {
     const res = await agents.sales.get("/api/test-drives/book");
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(TEST_DRIVE_ERRORS.testDriveNotFound);
+  });
+});
+
+describe("the platform overview", () => {
+  it("counts a drive taken out in the installation's test drives, and not a booking", async () => {
+    const admin = await makeUser(t.db);
+    await grantPlatformAdminByEmail(t.db, admin.email);
+    const platform = await signIn(t.app, admin);
+    const total = async () => (await platform.get("/api/platform/overview")).json<{ totalTestDrives: number }>().totalTestDrives;
+    const before = await total();
+    await agents.sales.post("/api/test-drives", { dealershipId, ...newClient, email: "ov1@example.com", vehicleType: "manual", stockNumber: "OV", vehicleDriven: "Car" });
+    expect(await total()).toBe(before + 1);
+    await agents.sales.post("/api/test-drives", {
+      dealershipId,
+      ...newClient,
+      email: "ov2@example.com",
+      vehicleType: "manual",
+      stockNumber: "OV",
+      vehicleDriven: "Car",
+      status: "scheduled",
+      testDriveDate: addDays(today, 1),
+      testDriveTime: "10:00",
+    });
+    expect(await total()).toBe(before + 1);
   });
 });
 
