@@ -241,6 +241,15 @@ function sampleBody(method: string, url: string): Record<string, unknown> | null
     "POST /api/auth/2fa/disable": { password: "not-the-password-1", token: "123456" },
     "POST /api/auth/password-reset/request": { email: "fuzz-reset@example.com" },
     "POST /api/auth/password-reset/confirm": { token: "x".repeat(43), newPassword: "Correct-Horse-Battery-91", confirmPassword: "Correct-Horse-Battery-91" },
+    // Platform administration (issue 10): refused to the manager here before the body is read; src/server/platform/
+    // fuzz.test.ts sends the same hostile input as a platform admin.
+    "POST /api/platform/test-email": { to: "fuzz-test@example.com" },
+    "POST /api/platform/dealerships": { name: "Fuzz Lot", address: "1 Fuzz St", phone: "416-555-0100", email: "lot@example.com", website: "fuzz.example", adminEmail: "fuzz-boss@example.com", adminFirstName: "Fuzz", adminLastName: "Boss" },
+    "PUT /api/platform/dealerships/:id": { name: "Fuzz Lot", address: "1 Fuzz St", phone: "416-555-0100", email: "lot@example.com", website: "fuzz.example" },
+    "PUT /api/platform/dealerships/:id/users/:userId/role": { role: "frontDesk" },
+    "POST /api/platform/dealerships/:id/invite": { email: "fuzz-platform-invitee@example.com", role: "sales", firstName: "Fuzz", lastName: "Invitee" },
+    "PATCH /api/platform/users/:id": { firstName: "Fuzz", lastName: "User", email: "fuzz-user@example.com", phone: "416-555-0100" },
+    "POST /api/platform/admins/grant": { email: "fuzz-admin@example.com" },
   };
   const key = `${method} ${url}`;
   return samples[key] ?? null;
@@ -420,6 +429,8 @@ const NO_BODY = new Set([
   "POST /api/auth/2fa/setup",
   "POST /api/auth/2fa/regenerate-backup-codes",
   "POST /api/user/sessions/sign-out-others",
+  "POST /api/platform/maintenance",
+  "POST /api/platform/invites/:id/resend",
 ]);
 
 /** Write routes anyone may call signed out (tests/api/access.test.ts keeps the full list). */
