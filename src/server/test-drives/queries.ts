@@ -10,6 +10,7 @@ import type { Db, Tx } from "../db/client";
 import { leads } from "../db/schema/leads";
 import { testDriveUnits, testDrives, vehicles } from "../db/schema/test-drives";
 import { users } from "../db/schema/users";
+import { isUniqueViolation } from "../users/queries";
 
 // SQL of test drives (part 2 §2-§5; decisions 062-064). Scoped data access (decision 050): every statement
 // carries the dealership and the viewer's visibility; a take-out is one conditional UPDATE of the vehicle (or unit)
@@ -258,13 +259,22 @@ export async function bookableVehicle(
 
 export type NewTestDrive = Omit<typeof testDrives.$inferInsert, "dealershipId" | "createdBy" | "createdAt" | "updatedAt"> & { id: string };
 
-export async function insertTestDrive(tx: Tx, viewer: Viewer, values: NewTestDrive): Promise<TestDriveRow> {
-  const [row] = await tx
-    .insert(testDrives)
-    .values({ ...values, dealershipId: viewer.dealershipId, createdBy: viewer.userId })
-    .returning();
-  if (!row) throw new Error("test drive insert returned nothing");
-  return row;
+/**
+ * The new drive, or undefined when the database refuses a second open drive of its vehicle or unit (the partial unique
+ * indexes): data from elsewhere may say "available" while a drive is still out on it.
+ */
+export async function insertTestDrive(tx: Tx, viewer: Viewer, values: NewTestDrive): Promise<TestDriveRow | undefined> {
+  try {
+    const [row] = await tx
+      .insert(testDrives)
+      .values({ ...values, dealershipId: viewer.dealershipId, createdBy: viewer.userId })
+      .returning();
+    if (!row) throw new Error("test drive insert returned nothing");
+    return row;
+  } catch (error) {
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  }
 }
 
 export function newTestDriveId(): string {

@@ -70,6 +70,14 @@ describe("simultaneous take-outs", () => {
     await t.db.insert(testDrives).values(values);
     await expect(t.db.insert(testDrives).values(values)).rejects.toThrow();
   });
+  it("answers 409 and takes nothing out when a drive is still open on a vehicle marked available", async () => {
+    const vehicle = await makeVehicle(t.db, { dealershipId });
+    await t.db.insert(testDrives).values({ dealershipId, clientType: "new", firstName: "Old", lastName: "Drive", vehicleType: "vehicle", vehicleId: vehicle.id, status: "out" });
+    const res = await (reps[1] as Agent).post("/api/test-drives", { dealershipId, ...client(99), vehicleType: "vehicle", vehicleId: vehicle.id });
+    expect(res.statusCode).toBe(409);
+    const [row] = await t.db.select().from(vehicles).where(eq(vehicles.id, vehicle.id));
+    expect(row?.testDriveStatus).toBe("available");
+  });
 });
 
 describe("simultaneous returns", () => {

@@ -162,6 +162,7 @@ export async function testDriveRoutes(app: FastifyInstance): Promise<void> {
         takenOutAt: out ? new Date() : null,
         notes: input.notes,
       });
+      if (!row) throw conflict(input.vehicleType === "tdu" ? TEST_DRIVE_ERRORS.unitOut : TEST_DRIVE_ERRORS.vehicleOut);
       if (out) await publishTakenOut(tx, access, row);
       return answer(tx, access, row.id);
     });
