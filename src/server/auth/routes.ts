@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { loginSchema, registerSchema, currentDealershipSchema } from "../../shared/schemas/auth";
 import { addMember, createDealership, dealershipsOfUser, setCurrentDealership } from "../dealerships/queries";
 import { conflict, forbidden, notFound, parseInput, unauthorized } from "../http/errors";
-import { grantPlatformAdminByEmail, isPlatformAdmin } from "../platform/admins";
+import { grantPlatformAdminByEmail } from "../platform/admins";
 import { createUser, isUniqueViolation, userByEmail } from "../users/queries";
-import { currentUser, publicUser, requireUser } from "./current-user";
+import { publicUser, requireUser } from "./current-user";
 import { countSignInAttempt, passwordStepSucceeded, signInSucceeded } from "./login-throttle";
 import { assertAcceptablePassword } from "./password-policy";
 import { burnPasswordCheck, verifyPassword } from "./passwords";
@@ -86,8 +86,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
   app.get("/api/user", async (request) => requireUser(request));
 
   app.get("/api/user/platform-admin-status", async (request) => {
-    const user = await currentUser(request);
-    return { isPlatformAdmin: user ? await isPlatformAdmin(app.db, user.id) : false };
+    // The session query already answered it (one round trip per request); signed out is simply "no".
+    return { isPlatformAdmin: request.session?.isPlatformAdmin ?? false };
   });
 
   app.get("/api/dealerships", async (request) => {

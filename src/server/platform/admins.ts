@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { CANNOT_DELETE_SELF, LAST_PLATFORM_ADMIN } from "../../shared/schemas/platform";
 import type { Db, Tx } from "../db/client";
 import { platformAdmins } from "../db/schema/platform";
@@ -9,15 +9,6 @@ import { recordAudit, type PlatformActor } from "./audit";
 // Platform administrators (part 2 §2 Users, §3 platform_admins, §5; decision 092). Grants and revocations are decided
 // with every active admin row locked, so two admins revoking (or deleting) each other at the same moment cannot leave
 // the installation without one.
-
-export async function isPlatformAdmin(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ one: sql<number>`1` })
-    .from(platformAdmins)
-    .where(and(eq(platformAdmins.userId, userId), eq(platformAdmins.active, true)))
-    .limit(1);
-  return Boolean(row);
-}
 
 /** Grants (or re-activates) platform admin; answers false when no user has that e-mail. For start-up and the CLI. */
 export async function grantPlatformAdminByEmail(db: Db, email: string, grantedBy: string | null = null): Promise<boolean> {
