@@ -24,7 +24,7 @@ const customer = { firstName: "Quinn", lastName: "Appointment-E2E", email: "quin
 /** A day cell of the date picker, by react-day-picker's accessible label ("Sunday, November 22nd, 2026"). */
 function dayLabel(date: string): RegExp {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return new RegExp(format(new Date(y, m - 1, d), "EEEE, MMMM do, yyyy"));
+  return new RegExp(format(new Date(y, m - 1, d), "EEEE, MMMM d, yyyy"));
 }
 
 function card(p: Page, name: string) {

@@ -19,6 +19,7 @@ import { Textarea } from "../components/ui/textarea";
 import { useCurrentDealership } from "../dealerships/dealership-context";
 import { errorStatus, serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
+import { cn } from "../lib/utils";
 import { useDeleteLead, useLead, useUpdateLead, useUpdateLeadStatus } from "./api";
 import { ClaimButton, LeadStatusBadge, TimeAgo } from "./components";
 import { DeleteLeadDialog } from "./lead-row-menu";
@@ -40,9 +41,10 @@ const formValues = (lead: Lead) => ({
   status: lead.status,
 });
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+// A <dl> holds only <div>s of one <dt> and its <dd>s: layout goes on the Field itself, never on a wrapper (axe).
+function Field({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
-    <div className="grid gap-1">
+    <div className={cn("grid gap-1", className)}>
       <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{label}</dt>
       <dd className="min-w-0 break-words text-[15px]">{children}</dd>
     </div>
@@ -221,10 +223,9 @@ export function LeadDetailPage() {
                 </form>
               ) : (
                 <dl className="grid gap-5 sm:grid-cols-2" data-testid="lead-information">
-                  <Field label="Status">
+                  <Field label="Status" className="sm:col-span-2">
                     <LeadStatusBadge status={lead.status} />
                   </Field>
-                  <div className="hidden sm:block" />
                   <Field label="First Name">{lead.firstName}</Field>
                   <Field label="Last Name">{lead.lastName}</Field>
                   <Field label="Email">
@@ -245,11 +246,9 @@ export function LeadDetailPage() {
                       notProvided
                     )}
                   </Field>
-                  <div className="sm:col-span-2">
-                    <Field label="Description">
-                      {lead.description ? <p className="whitespace-pre-wrap">{lead.description}</p> : <span className="text-muted-foreground">No description provided</span>}
-                    </Field>
-                  </div>
+                  <Field label="Description" className="sm:col-span-2">
+                    {lead.description ? <p className="whitespace-pre-wrap">{lead.description}</p> : <span className="text-muted-foreground">No description provided</span>}
+                  </Field>
                 </dl>
               )}
             </CardContent>

@@ -17,7 +17,7 @@ export function DealershipSwitcherMenu({ className }: { className?: string }) {
   if (dealerships.length <= 1 || !dealership) return null;
   return (
     <DropdownMenu>
-      <DropdownMenuTrigger aria-label="Switch dealership" data-testid="dealership-switcher" className={switcherTriggerClass(className)}>
+      <DropdownMenuTrigger data-testid="dealership-switcher" className={switcherTriggerClass(className)}>
         <SwitcherFace name={dealership.name} isSwitching={isSwitching} />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="start" className="w-72">

@@ -16,7 +16,7 @@ export function DealershipSwitcher({ className }: { className?: string }) {
   const drawn = useFirstScreenDrawn();
   if (dealerships.length <= 1 || !dealership) return null;
   const waiting = (
-    <button type="button" disabled aria-label="Switch dealership" className={switcherTriggerClass(className)}>
+    <button type="button" disabled className={switcherTriggerClass(className)}>
       <SwitcherFace name={dealership.name} isSwitching={isSwitching} />
     </button>
   );
@@ -38,6 +38,8 @@ export function switcherTriggerClass(className?: string): string {
 export function SwitcherFace({ name, isSwitching }: { name: string; isSwitching: boolean }) {
   return (
     <>
+      {/* Named "Switch dealership: <the one shown>", containing what it shows (WCAG 2.5.3): no aria-label. */}
+      <span className="sr-only">Switch dealership: </span>
       {isSwitching ? <Spinner className="text-primary" /> : <Building2 className="size-4 shrink-0 text-primary" aria-hidden="true" />}
       <span className="truncate">{name}</span>
       <ChevronsUpDown className="ml-auto size-4 shrink-0 text-muted-foreground" aria-hidden="true" />

@@ -9,7 +9,7 @@ export function PlatformAdminShell() {
     <div className="min-h-dvh bg-background">
       <header className="sticky top-0 z-40 border-b bg-brand-ink text-white">
         <div className="mx-auto flex h-16 max-w-7xl items-center gap-3 px-4 sm:px-6">
-          <Link to="/platform-admin" className="rounded-lg outline-none focus-visible:ring-[3px] focus-visible:ring-white/40" aria-label="Platform administration">
+          <Link to="/platform-admin" className="rounded-lg outline-none focus-visible:ring-[3px] focus-visible:ring-white/40">
             <Brand inverted subtitle="Platform Administration" />
           </Link>
           <span className="ml-3 hidden items-center gap-1.5 rounded-full bg-white/10 px-2.5 py-1 text-xs font-medium text-white/90 sm:inline-flex">

@@ -22,7 +22,7 @@ export function UserMenuDropdown({ roleLabel, tone = "light" }: UserMenuProps) {
   const name = fullName(user) || user.email;
   return (
     <DropdownMenu>
-      <DropdownMenuTrigger aria-label="Account menu" className={userMenuTriggerClass(tone)}>
+      <DropdownMenuTrigger className={userMenuTriggerClass(tone)}>
         <UserMenuFace user={user} name={name} roleLabel={roleLabel} tone={tone} />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-64">

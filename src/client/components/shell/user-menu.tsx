@@ -24,7 +24,7 @@ export function UserMenu({ roleLabel, tone = "light" }: UserMenuProps) {
   if (!user) return null;
   const name = fullName(user) || user.email;
   const waiting = (
-    <button type="button" disabled aria-label="Account menu" className={userMenuTriggerClass(tone)}>
+    <button type="button" disabled className={userMenuTriggerClass(tone)}>
       <UserMenuFace user={user} name={name} roleLabel={roleLabel} tone={tone} />
     </button>
   );
@@ -46,6 +46,8 @@ export function userMenuTriggerClass(tone: UserMenuProps["tone"]): string {
 export function UserMenuFace({ user, name, roleLabel, tone }: { user: CurrentUser; name: string } & UserMenuProps) {
   return (
     <>
+      {/* The button's name starts with "Account menu" and contains what it shows (WCAG 2.5.3): no aria-label. */}
+      <span className="sr-only">Account menu</span>
       <Avatar person={user} className={cn("size-9 text-sm", tone === "dark" && "bg-white/15 text-white")} />
       <span className="hidden min-w-0 flex-col md:flex">
         <span data-testid="user-menu-name" className="max-w-44 truncate text-sm font-semibold leading-tight">

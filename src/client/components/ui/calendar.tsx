@@ -1,6 +1,6 @@
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import type * as React from "react";
-import { DayPicker, type DayButtonProps } from "react-day-picker";
+import { DateLib, DayPicker, type DateLibOptions, type DayButtonProps, type Modifiers } from "react-day-picker";
 import { cn } from "../../lib/utils";
 import { buttonVariants } from "./button";
 
@@ -17,7 +17,7 @@ function DayButton({ day, modifiers, className, children, ...props }: DayButtonP
         "relative flex h-9 w-10 items-center justify-center rounded-lg text-sm font-normal tabular-nums outline-none transition-colors hover:bg-muted focus-visible:ring-[3px] focus-visible:ring-ring/40 sm:size-9",
         modifiers.today && !modifiers.selected && "bg-accent font-semibold text-accent-foreground",
         modifiers.selected && "bg-primary font-semibold text-primary-foreground hover:bg-primary/90",
-        modifiers.outside && !modifiers.selected && "text-muted-foreground/60",
+        modifiers.outside && !modifiers.selected && "text-subtle-foreground",
         modifiers.disabled && "cursor-not-allowed text-muted-foreground/45 line-through decoration-muted-foreground/30 hover:bg-transparent",
         className,
       )}
@@ -33,10 +33,22 @@ function DayButton({ day, modifiers, className, children, ...props }: DayButtonP
   );
 }
 
-export function Calendar({ className, classNames, showOutsideDays = true, ...props }: React.ComponentProps<typeof DayPicker>) {
+/**
+ * "Monday, November 23, 2026": the day's number as it is shown, so that the button's spoken name contains its visible
+ * text (WCAG 2.5.3; react-day-picker's "23rd" does not).
+ */
+export function dayButtonLabel(date: Date, modifiers: Modifiers, options?: DateLibOptions, dateLib?: DateLib): string {
+  let label = (dateLib ?? new DateLib(options)).format(date, "EEEE, MMMM d, yyyy");
+  if (modifiers.today) label = `Today, ${label}`;
+  if (modifiers.selected) label = `${label}, selected`;
+  return label;
+}
+
+export function Calendar({ className, classNames, showOutsideDays = true, labels, ...props }: React.ComponentProps<typeof DayPicker>) {
   return (
     <DayPicker
       showOutsideDays={showOutsideDays}
+      labels={{ labelDayButton: dayButtonLabel, ...labels }}
       className={cn("w-fit select-none", className)}
       classNames={{
         root: "relative",

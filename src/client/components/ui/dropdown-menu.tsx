@@ -3,7 +3,13 @@ import { DropdownMenu as DropdownMenuPrimitive } from "radix-ui";
 import type * as React from "react";
 import { cn } from "../../lib/utils";
 
-export const DropdownMenu = DropdownMenuPrimitive.Root;
+/**
+ * Not modal by default: a menu does not hide the rest of the page from assistive technology (which left focusable
+ * controls inside aria-hidden, axe's aria-hidden-focus); focus still moves into the menu and returns on Escape.
+ */
+export function DropdownMenu({ modal = false, ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.Root>) {
+  return <DropdownMenuPrimitive.Root modal={modal} {...props} />;
+}
 export const DropdownMenuTrigger = DropdownMenuPrimitive.Trigger;
 export const DropdownMenuGroup = DropdownMenuPrimitive.Group;
 export const DropdownMenuRadioGroup = DropdownMenuPrimitive.RadioGroup;
