@@ -223,7 +223,7 @@ function Figures({ data, days, timezone, updating }: { data: SalesRepAnalytics; 
               <CardDescription>Most active first, with each rep's latest activity.</CardDescription>
             </CardHeader>
             <CardContent className="max-md:px-3">
-              <ul className="grid max-h-[40rem] gap-3 overflow-y-auto pr-1" data-testid="individual-performance">
+              <ul className="grid max-h-[40rem] gap-3 overflow-y-auto pr-1" data-testid="individual-performance" tabIndex={0} aria-label="Individual Performance">
                 {salesReps.map((rep) => (
                   <RepRow key={rep.id} rep={rep} timezone={timezone} />
                 ))}

@@ -168,7 +168,7 @@ function Figures({ data, days, timezone, updating }: { data: TestDriveAnalytics;
             {activeDays.length === 0 ? (
               <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground">No test drives {periodText}.</p>
             ) : (
-              <ul className="-mx-2 grid max-h-80 overflow-y-auto" data-testid="daily-breakdown">
+              <ul className="-mx-2 grid max-h-80 overflow-y-auto" data-testid="daily-breakdown" tabIndex={0} aria-label="Daily breakdown">
                 {activeDays.map((d) => (
                   <li key={d.date} className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 rounded-md px-2 py-2 text-sm odd:bg-muted/40">
                     <span className="font-medium tabular-nums">{weekdayMonthDay(d.date)}</span>
