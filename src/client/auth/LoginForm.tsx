@@ -1,4 +1,4 @@
-import { MailSearch } from "lucide-react";
+import { Building2, MailSearch } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../components/ui/button";
 import { FormField, useZodForm } from "../components/ui/form";
@@ -64,7 +64,7 @@ function SignUpInvitationCheck({ go }: Pick<AuthModeProps, "go">) {
   const [open, setOpen] = useState(false);
   const [email, setEmail] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const { check, isChecking } = useInvitationCheck(go);
+  const { check, isChecking, notFoundFor } = useInvitationCheck(go);
 
   async function submit() {
     const { invitationCheckSchema } = await authSchemas();
@@ -124,6 +124,25 @@ function SignUpInvitationCheck({ go }: Pick<AuthModeProps, "go">) {
               {isChecking ? <Spinner /> : <MailSearch aria-hidden="true" />}
               Check Invitation
             </Button>
+          </div>
+          {/* "No Invitation Found" used to be a dead end: someone starting a dealership registers it here (issue 12). */}
+          <div role="status" aria-live="polite">
+            {notFoundFor && (
+              <div className="mt-4 border-t pt-4" data-testid="no-invitation">
+                <p className="text-sm text-muted-foreground">
+                  No invitation for <span className="font-medium text-foreground">{notFoundFor}</span>. Joining a team? Ask its manager to
+                  invite you. Starting your own?
+                </p>
+                <Button
+                  variant="outline"
+                  className="mt-3 w-full"
+                  onClick={() => go({ mode: "register", email: notFoundFor, emailLocked: false, invitation: null, draft: undefined })}
+                >
+                  <Building2 aria-hidden="true" />
+                  Create a new dealership
+                </Button>
+              </div>
+            )}
           </div>
         </div>
       )}

@@ -27,7 +27,12 @@ export function fetchInvitation(email: string): Promise<InviteLookup> {
 }
 
 /** "Check Invitation" on the login screen. */
-export function useInvitationCheck(go: AuthModeProps["go"]): { check: (email: string) => void; isChecking: boolean } {
+export function useInvitationCheck(go: AuthModeProps["go"]): {
+  check: (email: string) => void;
+  isChecking: boolean;
+  /** The e-mail the last check found no invitation for: the screen offers to create a new dealership (issue 12). */
+  notFoundFor: string | null;
+} {
   const mutation = useMutation<InviteLookup, Error, string>({
     mutationFn: fetchInvitation,
     meta: { allowUnauthorized: true },
@@ -43,7 +48,8 @@ export function useInvitationCheck(go: AuthModeProps["go"]): { check: (email: st
       }
     },
   });
-  return { check: (email) => mutation.mutate(email), isChecking: mutation.isPending };
+  const notFoundFor = mutation.isError && errorStatus(mutation.error) === 404 ? (mutation.variables ?? null) : null;
+  return { check: (email) => mutation.mutate(email), isChecking: mutation.isPending, notFoundFor };
 }
 
 const LINK_ERRORS: Record<string, { title: string; description: string }> = {

@@ -36,3 +36,28 @@ export async function shotIfAsked(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
+
+/**
+ * The controls in <main> that something else covers where one would click them: each is scrolled into view in turn
+ * and the element at its centre must be the control or inside it. Answers their names.
+ */
+export async function coveredControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const controls = [...document.querySelectorAll<HTMLElement>("main a[href], main button, main input, main select, main textarea, main [role='combobox']")];
+    const covered: string[] = [];
+    for (const control of controls) {
+      const box = control.getBoundingClientRect();
+      // Not for people: hidden from assistive technology (radix's native <select> mirror) or not drawn.
+      if (control.closest("[aria-hidden='true']") || box.width === 0 || box.height === 0 || getComputedStyle(control).visibility === "hidden") continue;
+      // "end": the control at the bottom of the window, where anything fixed at the bottom would sit.
+      control.scrollIntoView({ block: "end", inline: "nearest" });
+      const r = control.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (hit && !control.contains(hit) && !hit.contains(control)) {
+        covered.push(`${control.tagName.toLowerCase()} "${(control.getAttribute("aria-label") ?? control.textContent ?? "").trim().slice(0, 40)}" under ${hit.tagName.toLowerCase()} "${(hit.textContent ?? "").trim().slice(0, 40)}"`);
+      }
+    }
+    window.scrollTo(0, 0);
+    return covered;
+  });
+}

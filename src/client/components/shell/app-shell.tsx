@@ -61,13 +61,18 @@ function useFloatingActions() {
   return showsFloatingActions(pathname) ? floatingActions.filter((a) => routeExists(a.path)) : [];
 }
 
-function FloatingActions() {
+/**
+ * The spec's desktop "floating" buttons (part 1 §2.9), drawn in the header instead: floating over the page they hid
+ * row actions (Claim, Call, Cancel, the Create Lead button itself) at 1280x800, and nothing may cover a control
+ * (issue 12, decision 071).
+ */
+function QuickActions() {
   const actions = useFloatingActions();
   if (actions.length === 0) return null;
   return (
-    <div className="fixed bottom-6 right-6 z-30 hidden flex-col items-end gap-3 lg:flex">
+    <div className="hidden items-center gap-2 lg:flex" data-testid="quick-actions">
       {actions.map((action) => (
-        <Button key={action.path} asChild variant={action.variant} size="lg" className="rounded-full shadow-lg">
+        <Button key={action.path} asChild variant={action.variant} size="sm">
           <Link to={action.path}>
             {action.path === "/leads/create" ? <Plus aria-hidden="true" /> : <CalendarPlus aria-hidden="true" />}
             {action.label}
@@ -98,8 +103,6 @@ export function AppShell() {
   const { dealership } = useCurrentDealership();
   const { role } = useRole();
   const hasBottomBar = items.some((i) => i.bottomBar);
-  // Room below the content so the floating buttons never hide its end.
-  const hasFloatingActions = useFloatingActions().length > 0;
 
   return (
     <div className="min-h-dvh bg-background">
@@ -117,7 +120,8 @@ export function AppShell() {
         <div className="ml-2 hidden min-w-0 sm:block lg:ml-10">
           <DealershipSwitcher className="max-w-72" />
         </div>
-        <div className="ml-auto flex items-center gap-1">
+        <div className="ml-auto flex items-center gap-3">
+          <QuickActions />
           <UserMenu roleLabel={role ? ROLE_LABELS[role] : null} />
         </div>
       </header>
@@ -137,13 +141,12 @@ export function AppShell() {
         </aside>
         <main
           id="main"
-          className={cn("min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8", hasBottomBar && "pb-24", hasFloatingActions ? "lg:pb-40" : "lg:pb-8")}
+          className={cn("min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8", hasBottomBar && "pb-24 lg:pb-8")}
         >
           <Outlet />
         </main>
       </div>
       <MobileBottomBar items={items} />
-      <FloatingActions />
     </div>
   );
 }
