@@ -18,10 +18,10 @@ let server: RunningServer;
 let browser: Browser;
 let dealershipId: string;
 
-/** A day cell of the date picker, by react-day-picker's accessible label ("Sunday, November 22nd, 2026"). */
+/** A day cell of the date picker, by its accessible label ("Sunday, November 22, 2026"). */
 function dayLabel(date: string): RegExp {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return new RegExp(format(new Date(y, m - 1, d), "EEEE, MMMM do, yyyy"));
+  return new RegExp(format(new Date(y, m - 1, d), "EEEE, MMMM d, yyyy"));
 }
 
 async function noSidewaysScroll(page: Page): Promise<void> {
