@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logInAs, uniqueEmail } from "./helpers/auth";
+import { logIn, logInAs, uniqueEmail } from "./helpers/auth";
 import { DESKTOP, newPage, PHONE } from "./helpers/browser";
 import { coveredControls, waitForHeading, waitForPath, waitForToast } from "./helpers/page";
 import { useServerAndBrowser } from "./helpers/suite";
@@ -56,6 +56,58 @@ describe("the quick actions never cover a control", () => {
       await page.waitForLoadState("networkidle");
       expect({ path, covered: await coveredControls(page) }).toEqual({ path, covered: [] });
     }
+    await context.close();
+  });
+});
+
+describe("someone in no dealership, and someone switching dealership", () => {
+  it("on a phone, shows 'No Dealership Access' on every dealership page instead of endless skeletons, and still opens the profile", async () => {
+    // Northside's manager removes Riley, Riley's only dealership.
+    const manager = await newPage(suite.browser, suite.server.url);
+    await logInAs(manager.page, "management");
+    const [northside] = (await (await manager.page.request.get("/api/dealerships")).json()) as Array<{ id: string }>;
+    const members = (await (await manager.page.request.get(`/api/dealerships/${northside!.id}/users`)).json()) as Array<{ userId: string; user: { email: string } }>;
+    const riley = members.find((m) => m.user.email === "riley@demo.showroom")!;
+    expect((await manager.page.request.delete(`/api/dealerships/${northside!.id}/users/${riley.userId}`)).ok()).toBe(true);
+    await manager.context.close();
+
+    const { page, context } = await newPage(suite.browser, suite.server.url, PHONE);
+    await logIn(page, "riley@demo.showroom");
+    for (const path of ["/leads/new", "/leads/my", "/leads/create", "/calendar", "/appointments/new", "/test-drives"]) {
+      await page.goto(path);
+      await waitForHeading(page, "No Dealership Access");
+      expect(await page.locator("[data-testid$='-loading'], [aria-busy='true']").count()).toBe(0);
+    }
+    await page.goto("/profile");
+    await waitForHeading(page, "Profile");
+    expect(await page.getByText("No Dealership Access").count()).toBe(0);
+    await context.close();
+  });
+
+  it("goes to the dashboard when the dealership switched to does not let the person's role open the page", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url, DESKTOP);
+    await logInAs(page, "multi"); // management at Northside, sales at Lakeshore
+    await page.goto("/admin");
+    await waitForHeading(page, "Admin Panel");
+    await page.getByRole("button", { name: /^Switch dealership/ }).click();
+    await page.getByRole("menuitemradio", { name: /Lakeshore/ }).click();
+    await waitForToast(page, "Dealership switched");
+    await waitForPath(page, "/");
+    await waitForHeading(page, "Dashboard");
+    expect(await page.getByText("Access Denied").count()).toBe(0);
+    await context.close();
+  });
+
+  it("stays on a page the new role may open", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url, DESKTOP);
+    await logInAs(page, "multi");
+    await page.goto("/calendar");
+    await waitForHeading(page, "Calendar");
+    await page.getByRole("button", { name: /^Switch dealership/ }).click();
+    await page.getByRole("menuitemradio", { checked: false }).click();
+    await waitForToast(page, "Dealership switched");
+    await waitForHeading(page, "Calendar");
+    expect(new URL(page.url()).pathname).toBe("/calendar");
     await context.close();
   });
 });

@@ -20,7 +20,8 @@ interface DealershipContextValue {
   /** The list could not be loaded (not a 401: that signs the person out). */
   isError: boolean;
   retry: () => void;
-  switchDealership: (dealershipId: string) => void;
+  /** `onSwitched` hears the role the person has in the dealership switched to. */
+  switchDealership: (dealershipId: string, options?: { onSwitched?: (role: DealershipRole | null) => void }) => void;
   isSwitching: boolean;
 }
 
@@ -59,7 +60,8 @@ export function DealershipProvider({ children }: { children: ReactNode }) {
     isLoading: Boolean(user) && list.isPending,
     isError: list.isError,
     retry: () => void list.refetch(),
-    switchDealership: (id) => switchMutation.mutate(id),
+    switchDealership: (id, options) =>
+      switchMutation.mutate(id, { onSuccess: () => options?.onSwitched?.(dealerships.find((d) => d.id === id)?.role ?? null) }),
     isSwitching: switchMutation.isPending,
   };
   return <DealershipContext.Provider value={value}>{children}</DealershipContext.Provider>;

@@ -4,6 +4,7 @@ import { Link, NavLink, Outlet, useLocation } from "react-router";
 import { ROLE_LABELS } from "../../../shared/constants";
 import { can } from "../../../shared/permissions";
 import { useCurrentDealership, useRole } from "../../dealerships/dealership-context";
+import { NoDealership } from "../../dealerships/NoDealership";
 import { useFirstScreenDrawn } from "../../lib/first-screen";
 import { useRouteExists } from "../../lib/known-routes";
 import { cn } from "../../lib/utils";
@@ -17,6 +18,8 @@ import { UserMenu } from "./user-menu";
 // The regular user's shell (part 1 §2.9): header, desktop sidebar, mobile menu and bottom bar, floating actions.
 // The phone menu's drawer downloads after the first screen; its button is disabled until then (issue 12).
 const MobileMenu = lazy(() => import("./mobile-menu").then((m) => ({ default: m.MobileMenu })));
+
+const PAGES_WITHOUT_DEALERSHIP = ["/profile"];
 
 function useVisibleNavItems(): NavItem[] {
   const routeExists = useRouteExists();
@@ -100,7 +103,11 @@ function PhoneMenu({ items }: { items: NavItem[] }) {
 
 export function AppShell() {
   const items = useVisibleNavItems();
-  const { dealership } = useCurrentDealership();
+  const { dealership, dealerships, isLoading: dealershipsLoading, isError } = useCurrentDealership();
+  const { pathname } = useLocation();
+  // Someone in no dealership (never added, or removed) sees the same answer on every dealership page, instead of
+  // skeletons waiting for a dealership that will not come (issue 12). Their profile still opens.
+  const noDealership = !dealershipsLoading && !isError && dealerships.length === 0 && !PAGES_WITHOUT_DEALERSHIP.includes(pathname);
   const { role } = useRole();
   const hasBottomBar = items.some((i) => i.bottomBar);
 
@@ -143,7 +150,7 @@ export function AppShell() {
           id="main"
           className={cn("min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8", hasBottomBar && "pb-24 lg:pb-8")}
         >
-          <Outlet />
+          {noDealership ? <NoDealership /> : <Outlet />}
         </main>
       </div>
       <MobileBottomBar items={items} />

@@ -1,3 +1,4 @@
+import { useLocation, useNavigate } from "react-router";
 import { ROLE_LABELS } from "../../../shared/constants";
 import { useCurrentDealership } from "../../dealerships/dealership-context";
 import {
@@ -10,11 +11,21 @@ import {
   DropdownMenuTrigger,
 } from "../ui/dropdown-menu";
 import { SwitcherFace, switcherTriggerClass } from "./dealership-switcher";
+import { pageOpensAfterSwitch } from "./nav";
 
 /** The switcher's menu itself (radix), loaded after the first screen by ./dealership-switcher.tsx. */
 export function DealershipSwitcherMenu({ className }: { className?: string }) {
   const { dealerships, dealership, switchDealership, isSwitching } = useCurrentDealership();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
   if (dealerships.length <= 1 || !dealership) return null;
+  const switchTo = (id: string) =>
+    switchDealership(id, {
+      // A page the new role may not open (or a record of the dealership left behind): the dashboard instead.
+      onSwitched: (role) => {
+        if (!pageOpensAfterSwitch(pathname, role)) navigate("/", { replace: true });
+      },
+    });
   return (
     <DropdownMenu>
       <DropdownMenuTrigger data-testid="dealership-switcher" className={switcherTriggerClass(className)}>
@@ -23,7 +34,7 @@ export function DealershipSwitcherMenu({ className }: { className?: string }) {
       <DropdownMenuContent align="start" className="w-72">
         <DropdownMenuLabel>Your dealerships</DropdownMenuLabel>
         <DropdownMenuSeparator />
-        <DropdownMenuRadioGroup value={dealership.id} onValueChange={(id) => id !== dealership.id && switchDealership(id)}>
+        <DropdownMenuRadioGroup value={dealership.id} onValueChange={(id) => id !== dealership.id && switchTo(id)}>
           {dealerships.map((d) => (
             <DropdownMenuRadioItem key={d.id} value={d.id} className="items-start">
               <span className="flex min-w-0 flex-col">

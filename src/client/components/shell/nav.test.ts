@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bottomBarItems, navItems, showsFloatingActions } from "./nav";
+import { bottomBarItems, navItems, pageOpensAfterSwitch, showsFloatingActions } from "./nav";
 
 describe("the mobile bottom bar (part 1 §2.9)", () => {
   it("lists clients first, then Leads, Calendar and Test Drives, whatever the sidebar's order", () => {
@@ -15,5 +15,23 @@ describe("the floating buttons", () => {
     for (const path of ["/admin", "/appointments/new", "/profile", "/leadsx"]) {
       expect(showsFloatingActions(path), path).toBe(false);
     }
+  });
+});
+
+describe("which page stays open after a dealership switch (issue 12)", () => {
+  it("keeps a page the new role may open", () => {
+    expect(pageOpensAfterSwitch("/calendar", "sales")).toBe(true);
+    expect(pageOpensAfterSwitch("/admin", "management")).toBe(true);
+    expect(pageOpensAfterSwitch("/test-drives/book", "sales")).toBe(true);
+  });
+
+  it("leaves a page the new role may not open", () => {
+    expect(pageOpensAfterSwitch("/admin", "sales")).toBe(false);
+    expect(pageOpensAfterSwitch("/sales-analytics", "frontDesk")).toBe(false);
+  });
+
+  it("leaves a record of the dealership left behind", () => {
+    expect(pageOpensAfterSwitch("/leads/detail/abc", "management")).toBe(false);
+    expect(pageOpensAfterSwitch("/test-drives/xyz", "management")).toBe(false);
   });
 });

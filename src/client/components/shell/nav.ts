@@ -74,3 +74,17 @@ export function isItemActive(item: NavItem, pathname: string): boolean {
   const paths = [item.path, ...(item.alsoActiveOn ?? [])];
   return paths.some((p) => pathname === p || (item.matchChildren === true && pathname.startsWith(`${p}/`)));
 }
+
+// Pages of one record (a lead, a test drive) belong to the dealership they were opened in.
+const RECORD_PAGES = [/^\/leads\/detail\/[^/]+$/, /^\/test-drives\/(?!book$)[^/]+$/];
+
+/**
+ * Whether this page still opens after switching to a dealership where the person has this role: not a record of
+ * the dealership left behind, and the capability of the page's navigation item (issue 12: admin → sales used to
+ * leave them on Access Denied).
+ */
+export function pageOpensAfterSwitch(pathname: string, role: DealershipRole | null): boolean {
+  if (RECORD_PAGES.some((page) => page.test(pathname))) return false;
+  const item = navItems.find((i) => i.path === pathname);
+  return !item?.capability || can(role, item.capability);
+}
