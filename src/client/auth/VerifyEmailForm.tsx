@@ -33,11 +33,17 @@ export function VerifyEmailForm({ state, go }: AuthModeProps) {
   });
   const { errors } = form.formState;
 
-  const verify = useMutation<CurrentUser, Error, EmailVerificationVerifyInput>({
-    mutationFn: (input) => api.post<CurrentUser>("/api/auth/email-verification/verify", input),
+  const verify = useMutation<CurrentUser | { requiresTwoFactor: true }, Error, EmailVerificationVerifyInput>({
+    mutationFn: (input) => api.post<CurrentUser | { requiresTwoFactor: true }>("/api/auth/email-verification/verify", input),
     meta: { allowUnauthorized: true },
     onMutate: () => forgetSignedInData(queryClient),
-    onSuccess: (user) => {
+    onSuccess: (user, values) => {
+      if ("requiresTwoFactor" in user) {
+        // Joined; an account with two-factor on finishes signing in with its authenticator code.
+        toast({ title: "Invitation Accepted", description: "Enter the code from your authenticator app to sign in.", variant: "success" });
+        go({ mode: "twoFactor", email: values.email, pendingPassword: values.password });
+        return;
+      }
       completeSignIn(user);
       toast({
         title: "Registration Complete",

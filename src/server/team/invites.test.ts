@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeIn, startSmtpReceiver, type SmtpReceiver } from "../../../tests/helpers/smtp-receiver";
 import { agent, anonymous, createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
 import { makeDealership, makeUser } from "../db/factories";
-import { dealershipInvites } from "../db/schema/dealerships";
+import { dealershipInvites, dealershipUsers } from "../db/schema/dealerships";
 import { emailsLog } from "../db/schema/notifications";
 import { users } from "../db/schema/users";
 
@@ -169,6 +169,32 @@ describe("an existing user invited to another dealership", () => {
     // Their earlier session sees the new dealership too: membership is read per request.
     expect((await session.get(`/api/dealerships/${northside.id}/invites`)).statusCode).toBe(200);
     expect(await t.db.select().from(users).where(eq(users.email, "casey@example.com"))).toHaveLength(1);
+  });
+
+  it("with two-factor on, joins but gets no session until the authenticator code is given at sign-in", async () => {
+    const robin = await makeUser(t.db, { email: "robin@example.com", memberships: [{ dealershipId: lakeshore.id, role: "sales" }] });
+    await t.db.update(users).set({ twoFactorEnabled: true }).where(eq(users.id, robin.id));
+    expect((await manager.post(`/api/dealerships/${northside.id}/invites`, invite("robin@example.com"))).statusCode).toBe(201);
+    await smtp.waitFor("robin@example.com");
+    const before = smtp.mailsTo("robin@example.com").length;
+    await anonymous(t.app).post("/api/auth/email-verification/request", { email: "robin@example.com" });
+    const code = codeIn(await smtp.waitFor("robin@example.com", { subject: /verification code/, since: before }));
+    const joined = await anonymous(t.app).post("/api/auth/email-verification/verify", {
+      email: "robin@example.com",
+      code,
+      firstName: "Robin",
+      lastName: "Two",
+      password: robin.password,
+      confirmPassword: robin.password,
+    });
+    expect(joined.statusCode).toBe(200);
+    expect(joined.json()).toEqual({ requiresTwoFactor: true });
+    expect(joined.headers["set-cookie"]).toBeUndefined();
+    const [member] = await t.db
+      .select()
+      .from(dealershipUsers)
+      .where(and(eq(dealershipUsers.userId, robin.id), eq(dealershipUsers.dealershipId, northside.id)));
+    expect(member?.active).toBe(true);
   });
 
   it("is not joined by someone who merely registered the invited e-mail first and signs in", async () => {

@@ -73,6 +73,8 @@ export async function teamRoutes(app: FastifyInstance): Promise<void> {
     const input = parseInput(emailVerificationVerifySchema, request.body);
     const user = await joinByInvitation(app.db, input, request.ip);
     await grantIfPlatformAdmin(app, user.email);
+    // An existing account with two-factor on has joined, but signs in only with its authenticator too (decision 086).
+    if (user.twoFactorEnabled) return reply.code(200).send({ requiresTwoFactor: true });
     await signIn(app, reply, user.id);
     return reply.code(201).send(publicUser(user));
   });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { INVITE_STATUSES } from "../../constants";
-import { currentUserSchema } from "./auth";
+import { currentUserSchema, twoFactorRequiredSchema } from "./auth";
 import { dealershipRole, entityId, messageSchema, timestamp } from "./fields";
 
 // What the team routes answer: invitations, sign-up by e-mail code, members (src/server/team/routes.ts;
@@ -50,7 +50,7 @@ export const responses = {
   /** The same sentence whether or not the e-mail has an invitation. */
   "POST /api/auth/email-verification/request": messageSchema,
   /** The new (or joining) user, signed in. */
-  "POST /api/auth/email-verification/verify": currentUserSchema,
+  "POST /api/auth/email-verification/verify": z.union([currentUserSchema, twoFactorRequiredSchema]),
   "GET /api/dealerships/:id/users": z.array(dealershipMemberSchema),
   "PATCH /api/dealerships/:id/users/:userId/role": memberRoleChangedSchema,
   "DELETE /api/dealerships/:id/users/:userId": memberRemovedSchema,
