@@ -142,7 +142,7 @@ describe("scheduling and working an appointment in the browser", () => {
     await shotIfAsked(page, "calendar-completed-1280");
   });
 
-  it("cancels another appointment with the cancel button", async () => {
+  it("cancels another appointment with the cancel button, once confirmed (issue 12)", async () => {
     const other = await page.request.post(`/api/dealerships/${dealershipId}/appointments`, {
       data: { title: "Financing chat", firstName: "Robin", lastName: "Cancel-E2E", date: tomorrow, time: "16:30" },
     });
@@ -152,6 +152,8 @@ describe("scheduling and working an appointment in the browser", () => {
     await robin.waitFor();
     expect(await robin.getByRole("link", { name: /Call/ }).count()).toBe(0); // no phone, no call button
     await robin.getByRole("button", { name: /^Cancel/ }).click();
+    await page.getByRole("alertdialog", { name: "Cancel Robin Cancel-E2E's appointment?" }).waitFor();
+    await page.getByRole("button", { name: "Cancel appointment", exact: true }).click();
     await waitForToast(page, "Appointment Cancelled");
     await page.locator('[data-testid="appointment-card"][data-status="cancelled"]', { hasText: "Robin Cancel-E2E" }).waitFor();
     expect(await robin.getByTestId("appointment-status").textContent()).toBe("Cancelled");

@@ -111,3 +111,93 @@ describe("someone in no dealership, and someone switching dealership", () => {
     await context.close();
   });
 });
+
+describe("forms and actions", () => {
+  it("on a phone, normalises a pasted '+1 (905) 555-1212' to 905-555-1212 instead of truncating it", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url, PHONE);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await logInAs(page, "sales");
+    await page.goto("/leads/create");
+    const phone = page.getByLabel("Phone");
+    await phone.click();
+    await page.evaluate(() => navigator.clipboard.writeText("+1 (905) 555-1212"));
+    await page.keyboard.press("ControlOrMeta+V");
+    expect(await phone.inputValue()).toBe("905-555-1212");
+    await context.close();
+  });
+
+  it("on a phone, asks before cancelling an appointment, keeps it on 'Keep appointment' and returns focus to the button", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url, PHONE);
+    await logInAs(page, "sales");
+    const [dealership] = (await (await page.request.get("/api/dealerships")).json()) as Array<{ id: string }>;
+    const date = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const created = await page.request.post(`/api/dealerships/${dealership!.id}/appointments`, {
+      data: { title: "Trade-in look", firstName: "Quinn", lastName: "Keepme", phone: "905-555-0101", date, time: "11:00" },
+    });
+    expect(created.status()).toBe(201);
+    await page.goto(`/calendar?date=${date}`);
+    const card = page.getByTestId("appointment-card").filter({ hasText: "Quinn Keepme" });
+    const cancel = card.getByRole("button", { name: /^Cancel/ });
+    await cancel.click();
+    const dialog = page.getByRole("alertdialog", { name: "Cancel Quinn Keepme's appointment?" });
+    await dialog.waitFor();
+    await page.getByRole("button", { name: "Keep appointment" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await cancel.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await card.getByTestId("appointment-status").textContent()).not.toBe("Cancelled");
+    const stored = (await (await page.request.get(`/api/dealerships/${dealership!.id}/appointments?date=${date}`)).json()) as Array<{ lastName: string; status: string }>;
+    expect(stored.find((a) => a.lastName === "Keepme")?.status).toBe("scheduled");
+    await context.close();
+  });
+
+  it("takes the lead page's Back button back to where the lead was opened, My Clients here", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url, PHONE);
+    await logInAs(page, "sales");
+    await page.goto("/leads/my");
+    await page.getByRole("link", { name: "View Details" }).first().click();
+    await page.waitForURL((url) => url.pathname.startsWith("/leads/detail/"));
+    await page.getByRole("button", { name: "Back", exact: true }).click();
+    await waitForPath(page, "/leads/my");
+    await context.close();
+  });
+
+  it("says what the New Leads card and the sidebar's New Leads badge each count, and shows the badge's number on the card", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url, DESKTOP);
+    await logInAs(page, "frontDesk");
+    const badge = page.getByTestId("new-leads-badge").first();
+    await badge.waitFor();
+    const unclaimed = (await badge.textContent())!;
+    expect(await badge.getAttribute("aria-label")).toBe(`${unclaimed} waiting to be claimed`);
+    const card = page.getByTestId("metric-card").filter({ hasText: "New Leads" });
+    expect(await card.getByTestId("metric-note").textContent()).toContain("Created today");
+    expect(await card.getByTestId("metric-unclaimed").textContent()).toBe(`${unclaimed} waiting to be claimed`);
+    await context.close();
+  });
+
+  it("shows the server's message when Create Lead fails", async () => {
+    // Front desk fills the form; meanwhile management makes them a sales rep, who may not assign leads.
+    const { page, context } = await newPage(suite.browser, suite.server.url, DESKTOP);
+    await logInAs(page, "frontDesk");
+    await page.goto("/leads/create");
+    await page.getByLabel("First Name").fill("Pat");
+    await page.getByLabel("Last Name").fill("Refused");
+    await page.getByRole("combobox", { name: "Assign to Sales Rep" }).click();
+    await page.getByRole("option").filter({ hasNotText: "Unassigned" }).first().click();
+
+    const manager = await newPage(suite.browser, suite.server.url);
+    await logInAs(manager.page, "management");
+    const [northside] = (await (await manager.page.request.get("/api/dealerships")).json()) as Array<{ id: string }>;
+    const members = (await (await manager.page.request.get(`/api/dealerships/${northside!.id}/users`)).json()) as Array<{ userId: string; user: { email: string } }>;
+    const frontDesk = members.find((m) => m.user.email === "frontdesk@demo.showroom")!;
+    expect((await manager.page.request.patch(`/api/dealerships/${northside!.id}/users/${frontDesk.userId}/role`, { data: { role: "sales" } })).ok()).toBe(true);
+    await manager.context.close();
+
+    await page.getByRole("button", { name: "Create Lead" }).click();
+    const error = page.getByTestId("create-lead-error");
+    await error.waitFor();
+    expect(await error.textContent()).toBe("Only front desk and management can assign leads");
+    await waitForToast(page, "Failed to create lead");
+    expect(new URL(page.url()).pathname).toBe("/leads/create");
+    await context.close();
+  });
+});

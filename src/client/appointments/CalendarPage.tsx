@@ -15,6 +15,7 @@ import { useCurrentDealership } from "../dealerships/dealership-context";
 import { toast } from "../lib/toast";
 import { cn } from "../lib/utils";
 import { useAppointmentDays, useDayAppointments, useSetAppointmentStatus } from "./api";
+import { CancelAppointmentDialog } from "./CancelAppointmentDialog";
 import { AppointmentCard } from "./AppointmentCard";
 import { dateFromIso, isoFromDate, longDate, matchesSearch, normalizeStatus } from "./format";
 import { NoDealership } from "../dealerships/NoDealership";
@@ -82,6 +83,7 @@ function CalendarView({ dealershipId, dealershipName, timezone }: { dealershipId
   const day = useDayAppointments(dealershipId, selected, selected === today);
   const setStatus = useSetAppointmentStatus(dealershipId);
   const [busyId, setBusyId] = useState<string | null>(null);
+  const [confirmingCancel, setConfirmingCancel] = useState<Appointment | null>(null);
 
   const marked = useMemo(() => (days.data ?? []).filter((d) => d.count > 0).map((d) => dateFromIso(d.date)), [days.data]);
   const all = useMemo(() => [...(day.data ?? [])].sort((a, b) => a.time.localeCompare(b.time) || a.createdAt.localeCompare(b.createdAt)), [day.data]);
@@ -271,7 +273,7 @@ function CalendarView({ dealershipId, dealershipName, timezone }: { dealershipId
                     timezone={timezone}
                     busy={busyId === a.id}
                     onStatusChange={(status) => change(a, status)}
-                    onCancel={() => change(a, "cancelled")}
+                    onCancel={() => setConfirmingCancel(a)}
                   />
                 </li>
               ))}
@@ -279,6 +281,14 @@ function CalendarView({ dealershipId, dealershipName, timezone }: { dealershipId
           )}
         </section>
       </div>
+      <CancelAppointmentDialog
+        appointment={confirmingCancel}
+        onClose={() => setConfirmingCancel(null)}
+        onConfirm={(appointment) => {
+          setConfirmingCancel(null);
+          change(appointment, "cancelled");
+        }}
+      />
     </div>
   );
 }

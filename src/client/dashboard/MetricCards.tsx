@@ -1,14 +1,20 @@
 import { CalendarCheck, Car, TrendingDown, TrendingUp, UserPlus, type LucideIcon } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { can } from "../../shared/permissions";
 import { Card } from "../components/ui/card";
 import { Skeleton } from "../components/ui/skeleton";
-import { useMetrics } from "../leads/api";
+import { useMetrics, useNewLeadsCount } from "../leads/api";
 import { cn } from "../lib/utils";
 import type { DashboardSectionProps } from "./sections";
 
 // The dashboard's three cards (spec part 1 §2.3): New Leads, Appointments Created, Test Drives Completed, today on the
 // dealership's clock, each with its percent change from yesterday — green when zero or more, red when negative.
 
-function MetricCard({ title, value, change, icon: Icon }: { title: string; value: number; change: number; icon: LucideIcon }) {
+// Every card counts today only, while the sidebar's New Leads badge counts every lead nobody has claimed: each says
+// what it counts, and the New Leads card names the badge's number too (issue 12).
+
+function MetricCard({ title, value, change, icon: Icon, note }: { title: string; value: number; change: number; icon: LucideIcon; note: ReactNode }) {
   const up = change >= 0;
   const Trend = up ? TrendingUp : TrendingDown;
   return (
@@ -20,6 +26,9 @@ function MetricCard({ title, value, change, icon: Icon }: { title: string; value
         </span>
       </div>
       <p className="mt-2 text-3xl font-bold tabular-nums tracking-tight">{value}</p>
+      <p className="text-xs text-muted-foreground" data-testid="metric-note">
+        {note}
+      </p>
       <p className="mt-1 flex items-center gap-1.5 text-sm">
         <span
           data-testid="metric-change"
@@ -36,7 +45,20 @@ function MetricCard({ title, value, change, icon: Icon }: { title: string; value
   );
 }
 
-export function MetricCards({ dealership }: DashboardSectionProps) {
+function WaitingToBeClaimed({ dealershipId }: { dealershipId: string }) {
+  const count = useNewLeadsCount(dealershipId);
+  if (!count) return null;
+  return (
+    <>
+      {" · "}
+      <Link to="/leads/new" className="font-medium text-primary hover:underline" data-testid="metric-unclaimed">
+        {count.more ? `${count.count}+` : count.count} waiting to be claimed
+      </Link>
+    </>
+  );
+}
+
+export function MetricCards({ dealership, role }: DashboardSectionProps) {
   const metrics = useMetrics(dealership.id);
   if (metrics.isPending) {
     return (
@@ -53,9 +75,20 @@ export function MetricCards({ dealership }: DashboardSectionProps) {
   const m = metrics.data;
   return (
     <div className="grid gap-4 sm:grid-cols-3">
-      <MetricCard title="New Leads" value={m.newLeadsToday} change={m.newLeadsTodayChange} icon={UserPlus} />
-      <MetricCard title="Appointments Created" value={m.appointmentsScheduledToday} change={m.appointmentsScheduledTodayChange} icon={CalendarCheck} />
-      <MetricCard title="Test Drives Completed" value={m.testDrivesCompletedToday} change={m.testDrivesCompletedTodayChange} icon={Car} />
+      <MetricCard
+        title="New Leads"
+        value={m.newLeadsToday}
+        change={m.newLeadsTodayChange}
+        icon={UserPlus}
+        note={
+          <>
+            Created today
+            {can(role, "accessNewLeads") && <WaitingToBeClaimed dealershipId={dealership.id} />}
+          </>
+        }
+      />
+      <MetricCard title="Appointments Created" value={m.appointmentsScheduledToday} change={m.appointmentsScheduledTodayChange} icon={CalendarCheck} note="Booked today" />
+      <MetricCard title="Test Drives Completed" value={m.testDrivesCompletedToday} change={m.testDrivesCompletedTodayChange} icon={Car} note="Finished today" />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { UserPlus } from "lucide-react";
+import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import { fullName } from "../../shared/format";
@@ -13,6 +14,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from ".
 import { Spinner } from "../components/ui/spinner";
 import { Textarea } from "../components/ui/textarea";
 import { useCan, useCurrentDealership } from "../dealerships/dealership-context";
+import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { useCreateLead, useDealershipMembers } from "./api";
 
@@ -34,15 +36,20 @@ export function CreateLeadPage() {
     defaultValues: { firstName: "", lastName: "", email: "", phone: "", description: "", assignedTo: "" },
   });
   const { errors } = form.formState;
+  const [failure, setFailure] = useState<string | null>(null);
 
   const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
     try {
       await create.mutateAsync({ ...values, assignedTo: canAssign ? values.assignedTo || null : null });
       toast({ title: "Lead created successfully", variant: "success" });
       navigate(canAssign ? "/leads/new" : "/leads/my");
     } catch (error) {
+      // A failed Create Lead used to show nothing (issue 12): the server's message, on the form and in a toast.
       applyServerFieldErrors(form, error);
-      console.error("Failed to create lead", error);
+      const message = serverMessage(error, "The lead could not be created. Please try again.");
+      setFailure(message);
+      toast({ title: "Failed to create lead", description: message, variant: "destructive" });
     }
   });
 
@@ -100,6 +107,11 @@ export function CreateLeadPage() {
             <FormField label="Description" error={errors.description?.message}>
               <Textarea id="lead-description" rows={4} placeholder="What is the customer looking for?" {...form.register("description")} />
             </FormField>
+            {failure && (
+              <p role="alert" data-testid="create-lead-error" className="rounded-lg border border-destructive/30 bg-destructive/10 px-4 py-3 text-sm font-medium text-destructive">
+                {failure}
+              </p>
+            )}
             <div className="flex flex-col-reverse gap-2 border-t pt-5 sm:flex-row sm:justify-end">
               <Button asChild variant="outline">
                 <Link to="/">Cancel</Link>

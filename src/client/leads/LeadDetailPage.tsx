@@ -1,7 +1,7 @@
 import { ArrowLeft, FileQuestion, Pencil, Save, Trash2, X } from "lucide-react";
 import { useEffect, useState, type ComponentType, type ReactNode } from "react";
 import { Controller } from "react-hook-form";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useLocation, useNavigate, useParams } from "react-router";
 import { LEAD_STATUSES, type LeadStatus } from "../../shared/constants";
 import { fullName } from "../../shared/format";
 import { LEAD_STATUS_LABELS, updateLeadSchema, type Lead } from "../../shared/schemas/lead";
@@ -56,6 +56,7 @@ const notProvided = <span className="text-muted-foreground">Not provided</span>;
 export function LeadDetailPage() {
   const { leadId = "" } = useParams();
   const navigate = useNavigate();
+  const location = useLocation();
   const { dealership } = useCurrentDealership();
   const dealershipId = dealership?.id ?? "";
   const query = useLead(leadId);
@@ -121,6 +122,13 @@ export function LeadDetailPage() {
     setEditing(false);
   }
 
+  // Back to where the lead was opened from (My Clients, the calendar, the dashboard...), issue 12; a lead opened from
+  // outside the app (a link in an e-mail) goes to New Leads.
+  function goBack() {
+    if (location.key !== "default") navigate(-1);
+    else navigate("/leads/new");
+  }
+
   async function deleteLead() {
     try {
       await remove.mutateAsync(leadId);
@@ -133,7 +141,7 @@ export function LeadDetailPage() {
 
   return (
     <div className="mx-auto max-w-6xl">
-      <Button variant="ghost" size="sm" className="-ml-2 mb-4" onClick={() => navigate("/leads/new")}>
+      <Button variant="ghost" size="sm" className="-ml-2 mb-4" onClick={goBack}>
         <ArrowLeft />
         Back
       </Button>

@@ -11,7 +11,9 @@ export function NewLeadsBadge() {
   return (
     <span
       data-testid="new-leads-badge"
-      aria-label={`${text} new leads`}
+      // Every lead nobody has claimed, whenever it came in (the dashboard's New Leads card counts today's), issue 12.
+      aria-label={`${text} waiting to be claimed`}
+      title="Leads nobody has claimed yet"
       className="ml-auto inline-flex min-w-5 items-center justify-center rounded-full bg-primary px-1.5 text-[11px] font-semibold leading-5 text-primary-foreground tabular-nums"
     >
       {text}
