@@ -11,7 +11,8 @@ import { initialAuthState, type AuthState } from "./modes";
 const highlights = [
   { icon: Inbox, title: "Every lead, claimed fast", text: "New enquiries land in one queue so the right rep picks them up in seconds." },
   { icon: CalendarCheck2, title: "Appointments that show up", text: "Book visits, track arrivals and keep the whole floor on the same calendar." },
-  { icon: CarFront, title: "Test drives under control", text: "Know which demo is out, with whom, and since when." },
+  // Only what the product does (issue 12): test drives are booked and each demo taken out is logged.
+  { icon: CarFront, title: "Test drives on record", text: "Book drives and see which demo is out, with whom, and since when." },
   { icon: Users, title: "Built for your whole team", text: "Sales, front desk and management each see what they need, across dealerships." },
 ];
 

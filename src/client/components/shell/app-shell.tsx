@@ -148,7 +148,9 @@ export function AppShell() {
         </aside>
         <main
           id="main"
-          className={cn("min-w-0 flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8", hasBottomBar && "pb-24 lg:pb-8")}
+          // Focusable by the skip link only, so that the next Tab starts inside the page.
+          tabIndex={-1}
+          className={cn("min-w-0 flex-1 outline-none px-4 py-6 sm:px-6 lg:px-8 lg:py-8", hasBottomBar && "pb-24 lg:pb-8")}
         >
           {noDealership ? <NoDealership /> : <Outlet />}
         </main>
