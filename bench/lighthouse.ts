@@ -38,8 +38,12 @@ async function signInReturning(port: number, url: string, email: string): Promis
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
   try {
     const context = browser.contexts()[0]!;
+    // Signed out first: the previous run's session and hint are still in this browser.
+    await context.clearCookies();
     const page = await context.newPage();
     await page.goto(`${url}/auth`);
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
     await page.getByRole("button", { name: "Login", exact: true }).click();

@@ -86,6 +86,7 @@ for (const [size, viewport] of [["1280", DESKTOP], ["375", PHONE]] as const) {
       await sweep.visit("/leads/create");
       await sweep.visit("/calendar");
       await sweep.dialog("/calendar subscribe dialog", () => page.getByRole("button", { name: "Subscribe in your calendar" }).click());
+      await sweep.dialog("/calendar cancel confirmation", () => page.getByRole("button", { name: /^Cancel .*'s appointment$/ }).first().click());
       await sweep.visit("/appointments/new");
       await sweep.visit("/test-drives");
       await sweep.dialog("/test-drives take-out dialog", () => page.getByRole("button", { name: "Take Out Demo" }).first().click());

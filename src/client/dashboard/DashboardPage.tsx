@@ -24,7 +24,11 @@ export function todayAt(timezone: string, now = new Date()): string {
 function DashboardSkeleton() {
   return (
     <div data-testid="dashboard-loading" aria-busy="true" aria-label="Loading dashboard">
-      <Skeleton className="h-8 w-48" />
+      {/* The title is known before the dealership is: drawn at once, it is the first thing a phone shows (issue 12).
+          Hidden from assistive technology: the real heading comes with the page, so "Dashboard" is announced once. */}
+      <p aria-hidden="true" className="text-2xl font-bold tracking-tight text-foreground sm:text-[28px]">
+        Dashboard
+      </p>
       <Skeleton className="mt-2 h-4 w-64" />
       <div className="mt-8 grid gap-4 sm:grid-cols-3">
         {[0, 1, 2].map((i) => (

@@ -3,6 +3,7 @@ import * as React from "react";
 import { useForm, type FieldValues, type Path, type Resolver, type UseFormProps, type UseFormReturn } from "react-hook-form";
 import type { z } from "zod";
 import { fieldErrors } from "../../lib/api";
+import { onFirstInteraction } from "../../lib/first-interaction";
 import { cn } from "../../lib/utils";
 import { Label } from "./label";
 
@@ -16,7 +17,7 @@ import { Label } from "./label";
 
 /**
  * The schema, or a loader of it for a first screen that must not wait for zod (the sign-in form, issue 12): the
- * loader starts once the form is on screen and validation waits for it.
+ * loader starts at the person's first touch, key or focus, and validation waits for it.
  *   const loadLoginSchema = () => import("../../shared/schemas/auth").then((m) => m.loginSchema);
  */
 export type SchemaSource<S> = S | (() => Promise<S>);
@@ -26,7 +27,7 @@ export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
   props?: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, "resolver">,
 ): UseFormReturn<z.input<S>, unknown, z.output<S>> {
   const [lazy] = React.useState(() => (typeof schema === "function" ? lazyResolver(schema) : null));
-  React.useEffect(() => lazy?.warm(), [lazy]);
+  React.useEffect(() => (lazy ? onFirstInteraction(lazy.warm) : undefined), [lazy]);
   const resolver = lazy ? lazy.resolver : zodResolver(schema as never);
   return useForm<z.input<S>, unknown, z.output<S>>({ ...props, resolver: resolver as never });
 }
