@@ -69,6 +69,8 @@ async function measure(port: number, url: string, signedIn: boolean): Promise<Ru
     });
     if (!result) throw new Error(`lighthouse gave no result for ${url}`);
     const { lhr } = result;
+    // LIGHTHOUSE_JSON=<dir> keeps every run's full report, to see which request or task a metric waits for.
+    if (process.env.LIGHTHOUSE_JSON) writeFileSync(path.join(process.env.LIGHTHOUSE_JSON, `${new URL(url).pathname.replace(/\W+/g, "_")}-${Date.now()}.json`), JSON.stringify(lhr));
     // Lighthouse sometimes loses its trace (NO_NAVSTART, NO_FCP on a busy machine): measure again.
     if (lhr.runtimeError && attempt < 3) continue;
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);

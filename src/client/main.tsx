@@ -3,12 +3,19 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { AuthProvider } from "./auth/auth-provider";
+import { DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY } from "./auth/keys";
+import { probablySignedIn } from "./auth/signed-in-hint";
 import { ToasterOnDemand } from "./components/toaster-on-demand";
 import { queryClient } from "./lib/query-client";
 import { AppRoutes, preloadFirstScreen } from "./routes";
 import "./styles.css";
 
 preloadFirstScreen(window.location.pathname);
+// A returning user's dealerships and admin status are asked together with "who is this?" instead of after it
+// (issue 12). A 401 here is only a stale hint: it signs nobody out, the user query decides.
+if (probablySignedIn()) {
+  for (const queryKey of [DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY]) void queryClient.prefetchQuery({ queryKey, meta: { allowUnauthorized: true } });
+}
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
