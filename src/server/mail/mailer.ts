@@ -31,8 +31,6 @@ export interface Mailer {
   queue(mail: OutgoingMail, executor?: Db | Tx): Promise<void>;
   /** Delivers now and records the outcome; never throws for a delivery failure (the result says failed). */
   send(mail: OutgoingMail): Promise<MailResult>;
-  /** @deprecated Use `await queue(mail, tx)`: this one does not wait for the job to be written. */
-  sendInBackground(mail: OutgoingMail): void;
   /** Delivers every queued mail that is due now and resolves when none is left (tests read mail after it). */
   drain(): Promise<void>;
   /** Connects the queue and, unless turned off, starts this process's worker. */
@@ -71,14 +69,8 @@ export function createMailer(options: MailerOptions): Mailer {
     worker,
     pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
   });
-  // queue() calls made through the deprecated sendInBackground, still being written.
-  const writing = new Set<Promise<unknown>>();
   let closed = false;
-
-  async function drain(): Promise<void> {
-    await Promise.allSettled([...writing]);
-    await mailQueue.drain();
-  }
+  const drain = () => mailQueue.drain();
 
   return {
     queue: (mail, executor) => mailQueue.add(mail, executor),
@@ -87,13 +79,6 @@ export function createMailer(options: MailerOptions): Mailer {
       if (result.status === "failed") logger.warn({ to: mail.to, emailType: mail.emailType, err: result.errorMessage }, "mail delivery failed");
       await delivery.record(database.db, mail, result);
       return result;
-    },
-    sendInBackground(mail) {
-      const p = mailQueue
-        .add(mail)
-        .catch((error: unknown) => logger.error({ err: error, to: mail.to, emailType: mail.emailType }, "mail could not be queued"))
-        .finally(() => writing.delete(p));
-      writing.add(p);
     },
     drain,
     start: () => mailQueue.start(),
