@@ -8,3 +8,4 @@ export * from "./notifications";
 export * from "./platform";
 export * from "./events";
 export * from "./password-resets";
+export * from "./intake";

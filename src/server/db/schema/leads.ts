@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { index, pgTable, text, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { LEAD_STATUSES } from "../../../shared/constants";
+import { LEAD_SOURCES } from "../../../shared/lead-source";
 import { at, createdAt, id } from "./columns";
 import { dealerships } from "./dealerships";
 import { users } from "./users";
@@ -30,6 +31,10 @@ export const leads = pgTable(
       .notNull()
       .references(() => dealerships.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
+    // Where the lead came from (issue 14, decision 130); existing leads were typed in at the desk: walk-in.
+    source: text("source", { enum: LEAD_SOURCES }).notNull().default("walk-in"),
+    /** The ADF document's provider name, for source "adf". */
+    sourceProvider: text("source_provider"),
   },
   (t) => [
     // Keyset pagination of a dealership's list, newest first (id breaks ties).
