@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, createdAt, id } from "./columns";
 import { leads } from "./leads";
@@ -11,12 +12,24 @@ export const NOTIFICATION_TYPES = [
   "appointment_status_changed",
   "lead_created",
   "lead_deleted",
+  // Beyond the spec's six (decision 100): the test-drive events of issue 9.
+  "test_drive_taken_out",
+  "test_drive_returned",
+  "test_drive_status_changed",
 ] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
+/**
+ * The header bell (spec part 2 §2, §3 Notification). One row per recipient (decision 101): each user sees and marks
+ * only their own, so `read` is theirs alone; the spec's fields stay as they are.
+ */
 export const notifications = pgTable(
   "notifications",
   {
     id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     type: text("type", { enum: NOTIFICATION_TYPES }).notNull(),
     title: text("title").notNull(),
     message: text("message").notNull(),
@@ -30,7 +43,15 @@ export const notifications = pgTable(
       .references(() => dealerships.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
-  (t) => [index("notifications_dealership_created_idx").on(t.dealershipId, t.createdAt)],
+  (t) => [
+    // The bell's list: one user's newest in one dealership.
+    index("notifications_user_dealership_created_idx").on(t.userId, t.dealershipId, t.createdAt.desc()),
+    // The badge: only unread rows are in it, so counting stays small however long the history.
+    index("notifications_unread_idx").on(t.userId, t.dealershipId).where(sql`not ${t.read}`),
+    // Retention pruning (decision 103) and a deleted lead's `set null`.
+    index("notifications_created_idx").on(t.createdAt),
+    index("notifications_lead_idx").on(t.leadId).where(sql`${t.leadId} is not null`),
+  ],
 );
 
 export const pushNotifications = pgTable("push_notifications", {
