@@ -1,5 +1,6 @@
-import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { DEFAULT_TIMEZONE } from "../../../shared/constants";
+import { DEFAULT_UNATTENDED_LEAD_MINUTES } from "../../../shared/speed-to-lead";
 import { at, createdAt, id } from "./columns";
 import { users } from "./users";
 
@@ -15,6 +16,8 @@ export const dealerships = pgTable("dealerships", {
   timezone: text("timezone").notNull().default(DEFAULT_TIMEZONE),
   active: boolean("active").notNull().default(true),
   createdAt: createdAt(),
+  /** A new lead still unanswered this many minutes e-mails management (issue 14, decision 142). */
+  unattendedLeadMinutes: integer("unattended_lead_minutes").notNull().default(DEFAULT_UNATTENDED_LEAD_MINUTES),
 });
 
 export const dealershipUsers = pgTable(

@@ -2,6 +2,7 @@
 export * from "./users";
 export * from "./dealerships";
 export * from "./leads";
+export * from "./lead-duplicates";
 export * from "./appointments";
 export * from "./test-drives";
 export * from "./notifications";

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { index, pgTable, text, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { FIRST_RESPONSE_KINDS } from "../../../shared/speed-to-lead";
 import { LEAD_STATUSES } from "../../../shared/constants";
 import { LEAD_SOURCES } from "../../../shared/lead-source";
 import { at, createdAt, id } from "./columns";
@@ -35,6 +36,19 @@ export const leads = pgTable(
     source: text("source", { enum: LEAD_SOURCES }).notNull().default("walk-in"),
     /** The ADF document's provider name, for source "adf". */
     sourceProvider: text("source_provider"),
+    // Duplicate check (issue 14, decision 137): the e-mail lower-case and trimmed, the phone as bare digits without a
+    // leading country code 1, kept by PostgreSQL itself so every insert path (form, ADF, import, seed) fills them.
+    // Same rule as normalizePhone in src/shared/phone.ts.
+    emailNormalized: text("email_normalized").generatedAlwaysAs(sql`nullif(lower(btrim(email)), '')`),
+    phoneNormalized: text("phone_normalized").generatedAlwaysAs(
+      sql`nullif(regexp_replace(regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g'), '^1([0-9]{10})$', '\\1'), '')`,
+    ),
+    // Speed-to-lead (decision 140): the first human answer (claim, call, status change), set once (coalesce).
+    firstResponseAt: at("first_response_at"),
+    firstResponseKind: text("first_response_kind", { enum: FIRST_RESPONSE_KINDS }),
+    firstResponseBy: text("first_response_by").references(() => users.id, { onDelete: "set null" }),
+    /** When management was e-mailed that this lead is still untouched (decision 142): once per lead. */
+    unattendedAlertedAt: at("unattended_alerted_at"),
   },
   (t) => [
     // Keyset pagination of a dealership's list, newest first (id breaks ties).
@@ -53,6 +67,11 @@ export const leads = pgTable(
     index("leads_claimed_by_idx").on(t.claimedBy, t.createdAt.desc(), t.id.desc()),
     // Sales rep analytics: a rep's claims in a period (counted, and the latest three) from the index alone (decision 069).
     index("leads_claimed_by_claimed_at_idx").on(t.claimedBy, t.claimedAt, t.dealershipId).where(sql`${t.claimedBy} is not null`),
+    // Duplicate check: an index lookup per normalised e-mail or phone within the dealership (decision 137).
+    index("leads_dealership_email_normalized_idx").on(t.dealershipId, t.emailNormalized).where(sql`${t.emailNormalized} is not null`),
+    index("leads_dealership_phone_normalized_idx").on(t.dealershipId, t.phoneNormalized).where(sql`${t.phoneNormalized} is not null`),
+    // The unattended-leads job: only leads nobody answered and nobody was told about yet (decision 142).
+    index("leads_unanswered_created_idx").on(t.createdAt).where(sql`${t.firstResponseAt} is null and ${t.unattendedAlertedAt} is null`),
     // Search: case-insensitive substring (ILIKE '%q%') answered by trigrams (pg_trgm, migration 0002).
     index("leads_search_trgm_idx").using("gin", sql`${leadSearchText(t)} gin_trgm_ops`),
   ],
