@@ -77,6 +77,18 @@ export const domainEventPayloads = {
   "lead.claimed": z.object({ lead: leadSnapshotSchema, claimedBy: person }),
   "lead.status_changed": z.object({ lead: leadSnapshotSchema, previousStatus: z.enum(LEAD_STATUSES) }),
   "lead.deleted": z.object({ lead: leadSnapshotSchema }),
+  /** Two leads of one customer became one (decision 138): `merged` was folded into `lead` and deleted (lead.deleted too). */
+  "lead.merged": z.object({
+    lead: leadSnapshotSchema,
+    merged: leadSnapshotSchema,
+    movedAppointments: z.number().int(),
+    movedTestDrives: z.number().int(),
+  }),
+  /** New leads nobody answered within the dealership's set minutes (decision 142): management is e-mailed once per lead. */
+  "lead.unattended": z.object({
+    leads: z.array(z.object({ id: z.string(), firstName: z.string(), lastName: z.string(), email: z.string().nullable(), phone: z.string().nullable(), createdAt: z.string() })),
+    minutes: z.number().int(),
+  }),
   "appointment.created": z.object({ appointment: appointmentSnapshotSchema }),
   "appointment.status_changed": z.object({
     appointment: appointmentSnapshotSchema,
