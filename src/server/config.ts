@@ -24,6 +24,12 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default(""),
   /** Key for two-factor secrets at rest (decision 081); without it a key is made once in DATA_DIR/app-secret.key. */
   APP_SECRET: z.string().min(32, { message: "must be at least 32 characters" }).optional().or(z.literal("").transform(() => undefined)),
+  /** Web push (decision 110): both keys or neither; without them a pair is made once and kept in the database. */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z.string().optional(),
+  /** Allows push endpoints on this machine (https://localhost): tests and local push servers only (decision 111). */
+  PUSH_LOCAL_ENDPOINTS: flag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("development"),
 });
@@ -50,6 +56,12 @@ export interface Config {
   appSecret?: string | undefined;
   /** Secure cookies: true when the public address is HTTPS. */
   secureCookies: boolean;
+  /** VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (base64url); undefined: a pair kept in the database (decision 110). */
+  vapidKeys?: { publicKey: string; privateKey: string } | undefined;
+  /** Who push services may contact about our pushes: VAPID_SUBJECT, else an https APP_URL, else MAIL_FROM's address. */
+  vapidSubject: string;
+  /** PUSH_LOCAL_ENDPOINTS: accept push endpoints on localhost / loopback addresses (tests). */
+  pushLocalEndpoints: boolean;
 }
 
 export type TrustProxy = false | number | string[];
@@ -80,7 +92,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy,
     secureCookies: appUrl.startsWith("https://"),
     appSecret: e.APP_SECRET,
+    vapidKeys: parseVapidKeys(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY),
+    vapidSubject: parseVapidSubject(e.VAPID_SUBJECT, appUrl, e.MAIL_FROM),
+    pushLocalEndpoints: e.PUSH_LOCAL_ENDPOINTS ?? false,
   };
+}
+
+/** The VAPID pair from the environment: both or neither, a P-256 public point (65 bytes) and private key (32). */
+function parseVapidKeys(publicKey = "", privateKey = ""): Config["vapidKeys"] {
+  if (!publicKey && !privateKey) return undefined;
+  const decoded = (key: string) => (/^[A-Za-z0-9_-]+$/.test(key) ? Buffer.from(key, "base64url").length : 0);
+  if (decoded(publicKey) !== 65 || decoded(privateKey) !== 32) {
+    throw new Error("Invalid environment: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both, base64url, as `npx web-push generate-vapid-keys` prints them");
+  }
+  return { publicKey, privateKey };
+}
+
+function parseVapidSubject(subject: string | undefined, appUrl: string, mailFrom: string): string {
+  if (subject) {
+    if (!/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/.test(subject)) throw new Error("Invalid environment: VAPID_SUBJECT: a mailto: address or an https: URL");
+    return subject;
+  }
+  if (appUrl.startsWith("https://")) return appUrl;
+  const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  return `mailto:${address}`;
 }
 
 /** Proxy names proxy-addr (Fastify's trustProxy) knows for common private ranges. */
