@@ -10,3 +10,4 @@ export * from "./platform";
 export * from "./events";
 export * from "./password-resets";
 export * from "./intake";
+export * from "./push";

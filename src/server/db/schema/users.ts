@@ -55,13 +55,26 @@ export const loginAttempts = pgTable("login_attempts", {
   blockedUntil: at("blocked_until"),
 });
 
-export const userTokens = pgTable("user_tokens", {
-  token: text("token").primaryKey(),
-  userId: text("user_id")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
-  device: text("device"),
-  userRole: text("user_role"),
-  active: boolean("active").notNull().default(true),
-  createdAt: createdAt(),
-});
+/**
+ * Web push subscriptions (spec part 2 §3 user_tokens; decision 111). `token` is the push service's endpoint URL, which
+ * names one browser's subscription; p256dh and auth are the browser's keys that each payload is encrypted to.
+ */
+export const userTokens = pgTable(
+  "user_tokens",
+  {
+    token: text("token").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    device: text("device"),
+    userRole: text("user_role"),
+    active: boolean("active").notNull().default(true),
+    createdAt: createdAt(),
+    p256dh: text("p256dh"),
+    auth: text("auth"),
+    /** The session that subscribed: a device that signed out (or was signed out) gets no more pushes. */
+    sessionId: text("session_id").references(() => sessions.sid, { onDelete: "set null" }),
+  },
+  // By user: the pushes to send; by session: a session's end (sign-out, expiry sweep) unlinks its subscription.
+  (t) => [index("user_tokens_user_idx").on(t.userId), index("user_tokens_session_idx").on(t.sessionId)],
+);
