@@ -20,11 +20,14 @@ import "./http/fastify-types";
 import { assertCleanBody, assertCleanUrlInput } from "./http/input-guard";
 import { createLogger } from "./http/logging";
 import { createMailer, type Mailer } from "./mail/mailer";
+import { createPushService, type PushService } from "./push/push-service";
 
 export interface AppDeps {
   config: Config;
   database: Database;
   mailer?: Mailer;
+  /** Web push (decision 112); tests pass one that trusts their local push endpoint. */
+  push?: PushService;
   /** Built SPA to serve; tests leave it out. */
   clientDir?: string;
   /** A pino logger to use (the process's); otherwise one is made from the config. */
@@ -51,11 +54,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("mailer", deps.mailer ?? createMailer({ database: deps.database, logger, smtpUrl: deps.config.smtpUrl, from: deps.config.mailFrom }));
   // Registered before the event bus's: onClose hooks run last-first, so events stop queueing mail before it closes.
   app.addHook("onClose", () => app.mailer.close());
+  app.decorate("push", deps.push ?? createPushService({ database: deps.database, logger, config: deps.config }));
+  app.addHook("onClose", () => app.push.close());
   app.decorate("events", createEventBus({ db: deps.database.db, logger }));
   registerEventHandlers(app as unknown as FastifyInstance);
   // Events queue mail: the mail queue must be running before the first event is dispatched (start is idempotent).
   app.addHook("onReady", async () => {
     await app.mailer.start();
+    await app.push.start();
     await app.events.start();
   });
   app.addHook("onClose", () => app.events.close());

@@ -2,6 +2,7 @@ import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { DealershipRole, LeadStatus } from "../../shared/constants";
 import type { LeadSnapshot } from "../../shared/events";
+import type { LeadSource } from "../../shared/lead-source";
 import { can, rolesThatCan } from "../../shared/permissions";
 import { percentChange, type DealershipMetrics, type Lead } from "../../shared/schemas/lead";
 import { viewerOf, roleSql, type Viewer } from "../auth/tenancy";
@@ -61,6 +62,8 @@ export function toLead(row: LeadRow, name: string | null): Lead {
     claimedBy: row.claimedBy,
     claimedByName: name,
     claimedAt: row.claimedAt ? row.claimedAt.toISOString() : null,
+    source: row.source,
+    sourceProvider: row.sourceProvider,
   };
 }
 
@@ -124,6 +127,7 @@ export interface LeadListOptions {
   type?: "new" | "my";
   q?: string;
   status?: LeadStatus;
+  source?: LeadSource;
   limit: number;
   cursor?: LeadCursor;
 }
@@ -191,6 +195,8 @@ interface ListRow {
   claimed_by: string | null;
   claimed_at: Date | string | null;
   claimed_by_name: string | null;
+  source: LeadSource;
+  source_provider: string | null;
 }
 
 const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
@@ -199,6 +205,7 @@ interface ListShape {
   type: LeadListOptions["type"];
   seeAll: boolean;
   status: boolean;
+  source: boolean;
   q: boolean;
   cursor: boolean;
 }
@@ -208,6 +215,7 @@ function listStatementSql(shape: ListShape): SQL {
   const p = (name: string) => sql.placeholder(name);
   const filters: SQL[] = [sql`${leads.dealershipId} = ${p("dealershipId")}`];
   if (shape.status) filters.push(sql`${leads.status} = ${p("status")}`);
+  if (shape.source) filters.push(sql`${leads.source} = ${p("source")}`);
   if (shape.q) filters.push(sql`${leadSearchText(leads)} ilike ${p("q")}`);
   if (shape.cursor) filters.push(sql`(${leads.createdAt}, ${leads.id}) < (${p("cursorAt")}::timestamptz, ${p("cursorId")}::text)`);
   // "desc nulls last" matches the indexes' order, so each part is an ordered index walk stopped after `take` rows.
@@ -217,7 +225,7 @@ function listStatementSql(shape: ListShape): SQL {
   );
   return sql`
     select l.id, l.first_name, l.last_name, l.email, l.phone, l.description, l.status, l.dealership_id,
-           l.created_at, l.claimed_by, l.claimed_at,
+           l.created_at, l.claimed_by, l.claimed_at, l.source, l.source_provider,
            to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
            (select nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '')
               from ${users} u where u.id = l.claimed_by) as claimed_by_name
@@ -233,6 +241,7 @@ function listShape(viewer: Pick<Viewer, "role">, options: LeadListOptions): List
     type: options.type,
     seeAll: can(viewer.role, "seeAllClaimedLeads"),
     status: Boolean(options.status),
+    source: Boolean(options.source),
     q: Boolean(options.q),
     cursor: Boolean(options.cursor),
   };
@@ -243,6 +252,7 @@ function listValues(viewer: Pick<Viewer, "userId" | "dealershipId">, options: Le
     dealershipId: viewer.dealershipId,
     userId: viewer.userId,
     status: options.status ?? null,
+    source: options.source ?? null,
     q: options.q ? likeContains(options.q) : null,
     cursorAt: options.cursor?.createdAt ?? null,
     cursorId: options.cursor?.id ?? null,
@@ -258,7 +268,7 @@ function listValues(viewer: Pick<Viewer, "userId" | "dealershipId">, options: Le
  */
 export async function listLeads(db: Db, viewer: Viewer, options: LeadListOptions): Promise<{ leads: Lead[]; next: LeadCursor | null }> {
   const shape = listShape(viewer, options);
-  const key = `leads_list_${shape.type ?? "all"}_${shape.seeAll ? "all" : "own"}_${shape.status ? "s" : ""}${shape.q ? "q" : ""}${shape.cursor ? "c" : ""}`;
+  const key = `leads_list_${shape.type ?? "all"}_${shape.seeAll ? "all" : "own"}_${shape.status ? "s" : ""}${shape.source ? "f" : ""}${shape.q ? "q" : ""}${shape.cursor ? "c" : ""}`;
   let statement = listStatements.get(key);
   if (!statement) {
     // Named (prepared, planned once) only where one generic plan suits every value: a search term, or a rep's own
@@ -284,6 +294,8 @@ export async function listLeads(db: Db, viewer: Viewer, options: LeadListOptions
       claimedBy: r.claimed_by,
       claimedByName: r.claimed_by_name,
       claimedAt: r.claimed_at ? iso(r.claimed_at) : null,
+      source: r.source,
+      sourceProvider: r.source_provider,
     })),
     next: rows.length > options.limit && last ? { createdAt: last.cursor_at, id: last.id } : null,
   };
@@ -313,6 +325,9 @@ export interface NewLead {
   email: string | null;
   phone: string | null;
   description: string | null;
+  /** Missing: the column's default, walk-in (decision 130). */
+  source?: LeadSource;
+  sourceProvider?: string | null;
 }
 
 /** A new lead of the viewer's dealership; with a claimer it starts claimed (part 1 §4: by sales, or assigned). */
@@ -374,6 +389,8 @@ interface ClaimRow {
   created_at: Date | string;
   claimed_by: string | null;
   claimed_at: Date | string | null;
+  source: LeadSource;
+  source_provider: string | null;
 }
 
 /**
@@ -397,6 +414,8 @@ export async function claimLead(db: Db, claimer: { id: string; name: string }, l
       claimedBy: row.claimed_by,
       claimedByName: claimer.name,
       claimedAt: row.claimed_at ? iso(row.claimed_at) : null,
+      source: row.source,
+      sourceProvider: row.source_provider,
     },
   };
 }

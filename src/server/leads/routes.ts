@@ -62,6 +62,7 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
       type: query.type,
       q: query.q || undefined,
       status: query.status,
+      source: query.source,
       limit: query.limit,
       cursor,
     });
@@ -97,7 +98,7 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
       const row = await createLead(
         tx,
         access,
-        { firstName: input.firstName, lastName: input.lastName, email: input.email || null, phone: input.phone || null, description: input.description || null },
+        { firstName: input.firstName, lastName: input.lastName, email: input.email || null, phone: input.phone || null, description: input.description || null, source: input.source },
         claimer,
       );
       const event = { dealershipId: access.dealershipId, actorId: access.userId };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LEAD_STATUSES } from "../constants";
+import { FORM_LEAD_SOURCES, LEAD_SOURCES } from "../lead-source";
 import { entityId, timestamp } from "./responses/fields";
 
 // Request schemas of the leads area (spec part 1 §5 lead form, part 2 §5/§7 lead edit). The create and edit forms and
@@ -71,6 +72,8 @@ const leadFields = {
 export const createLeadSchema = z.object({
   ...leadFields,
   assignedTo: z.string().trim().max(64).optional().nullable(),
+  /** How the customer reached us (decision 130); missing means walk-in. Import and ADF are set by the intake only. */
+  source: z.enum(FORM_LEAD_SOURCES, { message: `Source must be one of: ${FORM_LEAD_SOURCES.join(", ")}` }).optional(),
 });
 export type CreateLeadInput = z.input<typeof createLeadSchema>;
 
@@ -95,6 +98,7 @@ export const leadListQuerySchema = z.object({
   type: z.enum(["new", "my"], { message: "type must be new or my" }).optional(),
   q: z.string().trim().max(200, { message: "Search is too long" }).optional(),
   status: leadStatusSchema.optional(),
+  source: z.enum(LEAD_SOURCES, { message: `source must be one of: ${LEAD_SOURCES.join(", ")}` }).optional(),
   limit: z.coerce
     .number({ message: `limit must be a number from 1 to ${LEADS_PAGE_MAX}` })
     .int({ message: `limit must be a number from 1 to ${LEADS_PAGE_MAX}` })
@@ -119,6 +123,8 @@ export const leadSchema = z.strictObject({
   claimedBy: entityId.nullable(),
   claimedByName: z.string().nullable(),
   claimedAt: timestamp.nullable(),
+  source: z.enum(LEAD_SOURCES),
+  sourceProvider: z.string().nullable(),
 });
 export type Lead = z.infer<typeof leadSchema>;
 
