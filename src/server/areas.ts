@@ -5,6 +5,7 @@ import { leadRoutes } from "./leads/routes";
 import { emailNotificationRoutes } from "./notifications/email-routes";
 import { platformRoutes } from "./platform/routes";
 import { profileRoutes } from "./profile/routes";
+import { pushRoutes } from "./push/routes";
 import { teamRoutes } from "./team/routes";
 import { testDriveRoutes } from "./test-drives/routes";
 import { vehicleRoutes } from "./vehicles/routes";
@@ -17,6 +18,7 @@ export const areaRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   emailNotificationRoutes,
   platformRoutes,
   profileRoutes,
+  pushRoutes,
   vehicleRoutes,
   testDriveRoutes,
   analyticsRoutes,

@@ -11,6 +11,8 @@ const CAPABILITIES = {
   seeAllClaimedLeads: ["frontDesk", "management"],
   sendReminders: ["frontDesk", "management"],
   assignLeads: ["frontDesk", "management"],
+  /** Merge possible duplicates, or dismiss the link (issue 14, decision 139). */
+  mergeLeads: ["frontDesk", "management"],
 } as const satisfies Record<string, readonly DealershipRole[]>;
 
 export type Capability = keyof typeof CAPABILITIES;

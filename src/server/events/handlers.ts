@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { emailOnEvent } from "../notifications/email-events";
+import { pushOnEvent } from "../push/push-on-event";
 
 /** The once-only work each domain event starts (decision 051). Notifications and web push add theirs here. */
 export function registerEventHandlers(app: FastifyInstance): void {
   app.events.handle((tx, event) => emailOnEvent({ tx, mailer: app.mailer, appUrl: app.config.appUrl }, event));
+  app.events.handle((tx, event) => pushOnEvent(app.push, tx, event));
 }
