@@ -17,6 +17,9 @@ if (probablySignedIn()) {
   for (const queryKey of [DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY]) void queryClient.prefetchQuery({ queryKey, meta: { allowUnauthorized: true } });
 }
 
+// The service worker (part 2 §4) is set up after the page has loaded, never in the first screen's way.
+window.addEventListener("load", () => void import("./realtime/service-worker").then((m) => m.setUpServiceWorker()), { once: true });
+
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>

@@ -26,6 +26,7 @@ const AuthPage = page(() => import("./auth/AuthPage"), (m) => m.AuthPage);
 const CalendarPage = page(() => import("./appointments/CalendarPage"), (m) => m.CalendarPage);
 const CreateLeadPage = page(() => import("./leads/CreateLeadPage"), (m) => m.CreateLeadPage);
 const DashboardPage = page(() => import("./dashboard/DashboardPage"), (m) => m.DashboardPage);
+const EmailRedirectPage = page(() => import("./pages/EmailRedirectPage"), (m) => m.EmailRedirectPage);
 const LeadDetailPage = page(() => import("./leads/LeadDetailPage"), (m) => m.LeadDetailPage);
 const MyClientsPage = page(() => import("./leads/MyClientsPage"), (m) => m.MyClientsPage);
 const NewLeadsPage = page(() => import("./leads/NewLeadsPage"), (m) => m.NewLeadsPage);
@@ -96,7 +97,11 @@ export const platformAdminRoutes: AppRoute[] = [
 export const publicRoutes: AppRoute[] = [{ path: "/auth", element: <AuthPage /> }];
 
 // The e-mailed reset link works whoever is signed in here: using it ends every session of its account anyway.
-export const openRoutes: AppRoute[] = [{ path: "/reset-password", element: <ResetPasswordPage /> }];
+// /email-redirect is where notification e-mails link: signed out it signs in first, then opens the target (part 2 §2).
+export const openRoutes: AppRoute[] = [
+  { path: "/reset-password", element: <ResetPasswordPage /> },
+  { path: "/email-redirect", element: <EmailRedirectPage /> },
+];
 
 const paths = (routes: AppRoute[]) => routes.map((r) => r.path);
 

@@ -5,6 +5,8 @@ import { ROLE_LABELS } from "../../../shared/constants";
 import { can } from "../../../shared/permissions";
 import { useCurrentDealership, useRole } from "../../dealerships/dealership-context";
 import { NoDealership } from "../../dealerships/NoDealership";
+import { BellSlot } from "../../notifications/BellSlot";
+import { LiveShellSlot } from "../../realtime/LiveShellSlot";
 import { useFirstScreenDrawn } from "../../lib/first-screen";
 import { useRouteExists } from "../../lib/known-routes";
 import { cn } from "../../lib/utils";
@@ -129,6 +131,7 @@ export function AppShell() {
         </div>
         <div className="ml-auto flex items-center gap-3">
           <QuickActions />
+          <BellSlot />
           <UserMenu roleLabel={role ? ROLE_LABELS[role] : null} />
         </div>
       </header>
@@ -156,6 +159,7 @@ export function AppShell() {
         </main>
       </div>
       <MobileBottomBar items={items} />
+      <LiveShellSlot />
     </div>
   );
 }

@@ -1,0 +1,72 @@
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { invalidateAppointments } from "../appointments/api";
+import { useAuth } from "../auth/auth-provider";
+import { useCurrentDealership } from "../dealerships/dealership-context";
+import { invalidateLeads } from "../leads/api";
+import { toast } from "../lib/toast";
+import { invalidateNotifications } from "../notifications/api";
+import { invalidateTestDriveData } from "../test-drives/api";
+import { areaOf, liveToast, parseLiveMessage, type LiveMessage } from "./live-events";
+import { LiveSocket, socketUrl } from "./socket";
+
+// Live updates on every open screen (part 2 §4): one socket per signed-in tab; each event refreshes what it changed
+// (leads lists and metrics, appointments, test drives) plus the notifications and their count, and may show a toast.
+
+/** Refreshes what this event made stale in the current dealership. */
+export function refreshFor(queryClient: QueryClient, dealershipId: string, message: LiveMessage): void {
+  const area = areaOf(message.type);
+  if (area === "leads") {
+    invalidateLeads(queryClient, dealershipId);
+    // An open lead's page shows its status and claimer too.
+    void queryClient.invalidateQueries({ queryKey: ["/api/leads"] });
+  } else if (area === "appointments") {
+    invalidateAppointments(queryClient, dealershipId);
+  } else if (area === "testDrives") {
+    invalidateTestDriveData(queryClient, dealershipId);
+  }
+  invalidateNotifications(queryClient, dealershipId);
+}
+
+export function LiveUpdates() {
+  const { user } = useAuth();
+  const { dealership } = useCurrentDealership();
+  const queryClient = useQueryClient();
+  const socketRef = useRef<LiveSocket | null>(null);
+  const dealershipRef = useRef<string | null>(null);
+  const userId = user?.id ?? null;
+  const dealershipId = dealership?.id ?? null;
+
+  // The socket lives as long as someone is signed in here; switching dealership re-identifies it.
+  useEffect(() => {
+    if (!userId || !dealershipId) return;
+    dealershipRef.current = dealershipId;
+    if (socketRef.current) {
+      socketRef.current.identify({ userId, dealershipId });
+      return;
+    }
+    socketRef.current = new LiveSocket(socketUrl(window.location), { userId, dealershipId }, (text) => {
+      let message: LiveMessage;
+      try {
+        message = parseLiveMessage(text);
+      } catch (error) {
+        console.error("Real-time message could not be read", error);
+        return;
+      }
+      const current = dealershipRef.current;
+      if (!current) return;
+      refreshFor(queryClient, current, message);
+      const shown = liveToast(message, Date.now(), performance.timeOrigin);
+      if (shown) toast(shown);
+    });
+  }, [userId, dealershipId, queryClient]);
+
+  useEffect(
+    () => () => {
+      socketRef.current?.close();
+      socketRef.current = null;
+    },
+    [],
+  );
+  return null;
+}

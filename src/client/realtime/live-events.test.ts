@@ -1,0 +1,102 @@
+import { QueryClient } from "@tanstack/react-query";
+import { describe, expect, it } from "vitest";
+import { areaOf, liveToast, parseLiveMessage, type LiveMessage } from "./live-events";
+import { refreshFor } from "./LiveUpdates";
+import { reconnectDelay, socketUrl } from "./socket";
+
+// Real-time messages (part 2 §3, §4): what each refreshes, which toast it shows, and when it stays quiet.
+
+const loadedAt = Date.parse("2026-11-24T15:00:00Z");
+const later = loadedAt + 60_000;
+const event = (type: string, data: LiveMessage["data"] = {}): LiveMessage => ({ type, data: { timestamp: new Date(later).toISOString(), ...data } });
+
+describe("live toasts", () => {
+  it("use the spec's titles and texts", () => {
+    expect(liveToast(event("lead_created", { firstName: "Ada", lastName: "Lovelace" }), later, loadedAt)).toEqual({ title: "New Lead", description: "New lead: Ada Lovelace" });
+    expect(liveToast(event("lead_claimed", { firstName: "Ada", lastName: "Lovelace" }), later, loadedAt)).toEqual({ title: "Lead Claimed", description: "Lead claimed: Ada Lovelace" });
+    expect(liveToast(event("lead_status_changed", { status: "contacted" }), later, loadedAt)).toEqual({ title: "Lead Updated", description: "Lead status changed to Contacted" });
+  });
+
+  it("stay quiet during the first 30 s after the app loaded", () => {
+    const message = event("lead_created", { firstName: "Ada", lastName: "L", timestamp: new Date(loadedAt + 29_000).toISOString() });
+    expect(liveToast(message, loadedAt + 29_999, loadedAt)).toBeNull();
+    expect(liveToast({ ...message, data: { ...message.data, timestamp: new Date(loadedAt + 30_000).toISOString() } }, loadedAt + 30_000, loadedAt)).not.toBeNull();
+  });
+
+  it("stay quiet for an event older than 10 s (one delivered late, after a reconnect)", () => {
+    const at = (ms: number) => event("lead_created", { firstName: "A", lastName: "B", timestamp: new Date(later - ms).toISOString() });
+    expect(liveToast(at(10_000), later, loadedAt)).not.toBeNull();
+    expect(liveToast(at(10_001), later, loadedAt)).toBeNull();
+  });
+
+  it("never show for appointment events, nor for test drives or unknown types", () => {
+    expect(liveToast(event("appointment_created", { title: "Visit" }), later, loadedAt)).toBeNull();
+    expect(liveToast(event("appointment_status_changed", { status: "completed" }), later, loadedAt)).toBeNull();
+    expect(liveToast(event("test_drive_taken_out"), later, loadedAt)).toBeNull();
+    expect(liveToast(event("something_else"), later, loadedAt)).toBeNull();
+  });
+});
+
+describe("reading a socket message", () => {
+  it("accepts {type, data} and refuses anything else", () => {
+    expect(parseLiveMessage('{"type":"lead_created","data":{"firstName":"A"}}')).toEqual({ type: "lead_created", data: { firstName: "A" } });
+    expect(parseLiveMessage('{"type":"lead_created"}')).toEqual({ type: "lead_created", data: {} });
+    expect(() => parseLiveMessage("not json")).toThrow();
+    expect(() => parseLiveMessage('{"data":{}}')).toThrow();
+    expect(() => parseLiveMessage("null")).toThrow();
+  });
+});
+
+describe("what an event refreshes", () => {
+  const D = "dealer-1";
+  const keys = {
+    newLeads: ["/api/dealerships", D, "leads", "type=new"],
+    myLeads: ["/api/dealerships", D, "leads", "type=my"],
+    metrics: ["/api/dealerships", D, "metrics"],
+    lead: ["/api/leads", "lead-1"],
+    appointments: ["/api/dealerships", D, "appointments", "date=2026-11-24"],
+    vehicles: ["/api/dealerships", D, "vehicles"],
+    drives: ["/api/dealerships", D, "test-drives"],
+    notifications: ["/api/dealerships", D, "notifications"],
+    count: ["/api/dealerships", D, "notifications", "count"],
+    members: ["/api/dealerships", D, "users"],
+  } as const;
+
+  function staleAfter(type: string): string[] {
+    const client = new QueryClient();
+    for (const key of Object.values(keys)) client.setQueryData([...key], { x: 1 });
+    refreshFor(client, D, { type, data: {} });
+    return Object.entries(keys)
+      .filter(([, key]) => client.getQueryState([...key])?.isInvalidated)
+      .map(([name]) => name)
+      .sort();
+  }
+
+  it("a lead event: the leads lists, the metrics, open leads, and the notifications with their count", () => {
+    expect(staleAfter("lead_created")).toEqual(["count", "lead", "metrics", "myLeads", "newLeads", "notifications"]);
+  });
+
+  it("an appointment event: the appointments (and the metrics they count), and the notifications", () => {
+    expect(staleAfter("appointment_created")).toEqual(["appointments", "count", "metrics", "notifications"]);
+  });
+
+  it("a test-drive event: the inventory and drives, so those screens follow live", () => {
+    expect(staleAfter("test_drive_returned")).toEqual(["count", "drives", "metrics", "notifications", "vehicles"]);
+  });
+
+  it("anything else: only the notifications", () => {
+    expect(areaOf("team_member_removed")).toBeNull();
+    expect(staleAfter("team_member_removed")).toEqual(["count", "notifications"]);
+  });
+});
+
+describe("the socket", () => {
+  it("waits 3 s before reconnecting, doubling up to 30 s", () => {
+    expect([0, 1, 2, 3, 4, 5, 20].map(reconnectDelay)).toEqual([3000, 6000, 12000, 24000, 30000, 30000, 30000]);
+  });
+
+  it("connects to /ws on this host, secure when the page is", () => {
+    expect(socketUrl({ protocol: "http:", host: "localhost:5000" })).toBe("ws://localhost:5000/ws");
+    expect(socketUrl({ protocol: "https:", host: "crm.example.com" })).toBe("wss://crm.example.com/ws");
+  });
+});

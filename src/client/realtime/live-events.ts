@@ -1,0 +1,70 @@
+import { LEAD_STATUS_LABELS, type LeadStatus } from "../../shared/constants";
+import { LIVE_TOAST_MAX_EVENT_AGE_MS, LIVE_TOAST_QUIET_AFTER_LOAD_MS } from "./constants";
+
+// What a real-time message means for this tab (part 2 §3 Real-time message, §4 live toasts): which data to refresh
+// and which toast, if any, to show. Pure, so the rules are tested without a socket.
+
+export interface LiveMessage {
+  type: string;
+  data: { firstName?: string; lastName?: string; status?: string; title?: string; timestamp?: string };
+}
+
+/** Which cached data an event makes stale; notifications and their count are refreshed for every event. */
+export type LiveArea = "leads" | "appointments" | "testDrives";
+
+export function areaOf(type: string): LiveArea | null {
+  if (type.startsWith("lead_")) return "leads";
+  if (type.startsWith("appointment_")) return "appointments";
+  if (type.startsWith("test_drive_")) return "testDrives";
+  return null;
+}
+
+/** A message from the socket, or null when it is not one (a parse error is the caller's to log). */
+export function parseLiveMessage(text: string): LiveMessage {
+  const value: unknown = JSON.parse(text);
+  if (!value || typeof value !== "object" || typeof (value as { type?: unknown }).type !== "string") {
+    throw new Error("not a real-time message");
+  }
+  const data = (value as { data?: unknown }).data;
+  return { type: (value as { type: string }).type, data: data && typeof data === "object" ? (data as LiveMessage["data"]) : {} };
+}
+
+function statusLabel(status: string | undefined): string {
+  if (!status) return "";
+  return LEAD_STATUS_LABELS[status as LeadStatus] ?? status;
+}
+
+function name(data: LiveMessage["data"]): string {
+  return [data.firstName, data.lastName].filter(Boolean).join(" ");
+}
+
+/** The spec's titles and texts per event type; test-drive events and anything unknown have no toast. */
+export function liveToastText(message: LiveMessage): { title: string; description: string } | null {
+  const { data } = message;
+  switch (message.type) {
+    case "lead_created":
+      return { title: "New Lead", description: `New lead: ${name(data)}` };
+    case "lead_claimed":
+      return { title: "Lead Claimed", description: `Lead claimed: ${name(data)}` };
+    case "lead_status_changed":
+      return { title: "Lead Updated", description: `Lead status changed to ${statusLabel(data.status)}` };
+    case "appointment_created":
+      return { title: "New Appointment", description: `New appointment scheduled: ${data.title ?? ""}` };
+    case "appointment_status_changed":
+      return { title: "Appointment Updated", description: `Appointment status changed to ${data.status ?? ""}` };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The toast to show now, or null when the spec keeps it quiet: during the first 30 s after the app loaded, for an
+ * event older than 10 s (one replayed after a reconnect), and for every appointment event.
+ */
+export function liveToast(message: LiveMessage, now: number, appLoadedAt: number): { title: string; description: string } | null {
+  if (now - appLoadedAt < LIVE_TOAST_QUIET_AFTER_LOAD_MS) return null;
+  if (areaOf(message.type) === "appointments") return null;
+  const at = message.data.timestamp ? Date.parse(message.data.timestamp) : Number.NaN;
+  if (Number.isFinite(at) && now - at > LIVE_TOAST_MAX_EVENT_AGE_MS) return null;
+  return liveToastText(message);
+}
