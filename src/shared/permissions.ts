@@ -13,6 +13,8 @@ const CAPABILITIES = {
   assignLeads: ["frontDesk", "management"],
   /** Merge possible duplicates, or dismiss the link (issue 14, decision 139). */
   mergeLeads: ["frontDesk", "management"],
+  /** Import leads from a CSV file and export the lists (issue 14, decision 135). */
+  importExportLeads: ["frontDesk", "management"],
 } as const satisfies Record<string, readonly DealershipRole[]>;
 
 export type Capability = keyof typeof CAPABILITIES;
