@@ -1,0 +1,49 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { DomainEvent } from "../../shared/events";
+import type { Tx } from "../db/client";
+import { dealershipUsers } from "../db/schema/dealerships";
+import { userTokens } from "../db/schema/users";
+import { planNotification, type NotificationPlan } from "../notifications/notification-plan";
+import type { PushService } from "./push-service";
+
+// The dispatcher's once-only push handler (decision 112): the same people and words as the bell (planNotification),
+// recorded and queued in the dispatching transaction, so a push is queued exactly once per event and never for an
+// event that rolled back.
+
+export type NotificationPlanner = (tx: Tx, event: DomainEvent) => Promise<NotificationPlan | null>;
+
+// Most dealerships have nobody subscribed: asked once per dealership in a dispatch batch, before any planning.
+const subscribedByDispatch = new WeakMap<Tx, Map<string, Promise<boolean>>>();
+
+function anyoneSubscribed(tx: Tx, dealershipId: string): Promise<boolean> {
+  let known = subscribedByDispatch.get(tx);
+  if (!known) subscribedByDispatch.set(tx, (known = new Map()));
+  let answer = known.get(dealershipId);
+  if (!answer) {
+    answer = tx
+      .select({ one: sql<number>`1` })
+      .from(userTokens)
+      .innerJoin(dealershipUsers, and(eq(dealershipUsers.userId, userTokens.userId), eq(dealershipUsers.dealershipId, dealershipId)))
+      .where(and(eq(userTokens.active, true), eq(dealershipUsers.active, true)))
+      .limit(1)
+      .then((rows) => rows.length > 0);
+    known.set(dealershipId, answer);
+  }
+  return answer;
+}
+
+export async function pushOnEvent(push: PushService, tx: Tx, event: DomainEvent, planner: NotificationPlanner = planNotification): Promise<void> {
+  if (!event.dealershipId || !(await anyoneSubscribed(tx, event.dealershipId))) return;
+  const plan = await planner(tx, event);
+  if (!plan) return;
+  await push.queue(tx, {
+    type: plan.type,
+    title: plan.title,
+    message: plan.message,
+    url: plan.url,
+    leadId: plan.leadId,
+    dealershipId: plan.dealershipId,
+    targetRoles: plan.targetRoles,
+    recipientIds: plan.recipientIds,
+  });
+}
