@@ -3,6 +3,7 @@ import { analyticsRoutes } from "./analytics/routes";
 import { appointmentRoutes } from "./appointments/routes";
 import { leadRoutes } from "./leads/routes";
 import { emailNotificationRoutes } from "./notifications/email-routes";
+import { notificationRoutes } from "./notifications/notification-routes";
 import { platformRoutes } from "./platform/routes";
 import { profileRoutes } from "./profile/routes";
 import { pushRoutes } from "./push/routes";
@@ -16,6 +17,7 @@ export const areaRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   leadRoutes,
   teamRoutes,
   emailNotificationRoutes,
+  notificationRoutes,
   platformRoutes,
   profileRoutes,
   pushRoutes,

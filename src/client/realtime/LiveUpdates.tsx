@@ -7,7 +7,7 @@ import { invalidateLeads } from "../leads/api";
 import { toast } from "../lib/toast";
 import { invalidateNotifications } from "../notifications/api";
 import { invalidateTestDriveData } from "../test-drives/api";
-import { areaOf, liveToast, parseLiveMessage, type LiveMessage } from "./live-events";
+import { areaOf, isControlMessage, liveToast, OWN_WRITE_ECHO_MS, parseLiveMessage, type LiveMessage } from "./live-events";
 import { LiveSocket, socketUrl } from "./socket";
 
 // Live updates on every open screen (part 2 §4): one socket per signed-in tab; each event refreshes what it changed
@@ -34,7 +34,17 @@ export function LiveUpdates() {
   const queryClient = useQueryClient();
   const socketRef = useRef<LiveSocket | null>(null);
   const dealershipRef = useRef<string | null>(null);
+  const lastWriteRef = useRef(0);
   const userId = user?.id ?? null;
+
+  // When this tab last finished saving something: the event that follows is its own echo (decision 116).
+  useEffect(
+    () =>
+      queryClient.getMutationCache().subscribe((event) => {
+        if (event.type === "updated" && event.mutation.state.status !== "pending") lastWriteRef.current = Date.now();
+      }),
+    [queryClient],
+  );
   const dealershipId = dealership?.id ?? null;
 
   // The socket lives as long as someone is signed in here; switching dealership re-identifies it.
@@ -53,10 +63,16 @@ export function LiveUpdates() {
         console.error("Real-time message could not be read", error);
         return;
       }
+      if (isControlMessage(message)) {
+        if (message.type === "error") console.error("Real-time server refused a message", message.data);
+        return;
+      }
       const current = dealershipRef.current;
       if (!current) return;
       refreshFor(queryClient, current, message);
-      const shown = liveToast(message, Date.now(), performance.timeOrigin);
+      const now = Date.now();
+      const writingRecently = queryClient.isMutating() > 0 || now - lastWriteRef.current < OWN_WRITE_ECHO_MS;
+      const shown = liveToast(message, { now, appLoadedAt: performance.timeOrigin, writingRecently });
       if (shown) toast(shown);
     });
   }, [userId, dealershipId, queryClient]);

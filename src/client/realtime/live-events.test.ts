@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
-import { areaOf, liveToast, parseLiveMessage, type LiveMessage } from "./live-events";
+import { areaOf, isControlMessage, liveToast, parseLiveMessage, type LiveMessage } from "./live-events";
 import { refreshFor } from "./LiveUpdates";
 import { reconnectDelay, socketUrl } from "./socket";
 
@@ -8,32 +8,45 @@ import { reconnectDelay, socketUrl } from "./socket";
 
 const loadedAt = Date.parse("2026-11-24T15:00:00Z");
 const later = loadedAt + 60_000;
+const at = { now: later, appLoadedAt: loadedAt, writingRecently: false };
 const event = (type: string, data: LiveMessage["data"] = {}): LiveMessage => ({ type, data: { timestamp: new Date(later).toISOString(), ...data } });
 
 describe("live toasts", () => {
   it("use the spec's titles and texts", () => {
-    expect(liveToast(event("lead_created", { firstName: "Ada", lastName: "Lovelace" }), later, loadedAt)).toEqual({ title: "New Lead", description: "New lead: Ada Lovelace" });
-    expect(liveToast(event("lead_claimed", { firstName: "Ada", lastName: "Lovelace" }), later, loadedAt)).toEqual({ title: "Lead Claimed", description: "Lead claimed: Ada Lovelace" });
-    expect(liveToast(event("lead_status_changed", { status: "contacted" }), later, loadedAt)).toEqual({ title: "Lead Updated", description: "Lead status changed to Contacted" });
+    expect(liveToast(event("lead_created", { firstName: "Ada", lastName: "Lovelace" }), at)).toEqual({ title: "New Lead", description: "New lead: Ada Lovelace" });
+    expect(liveToast(event("lead_claimed", { firstName: "Ada", lastName: "Lovelace" }), at)).toEqual({ title: "Lead Claimed", description: "Lead claimed: Ada Lovelace" });
+    expect(liveToast(event("lead_status_changed", { status: "contacted" }), at)).toEqual({ title: "Lead Updated", description: "Lead status changed to Contacted" });
   });
 
   it("stay quiet during the first 30 s after the app loaded", () => {
     const message = event("lead_created", { firstName: "Ada", lastName: "L", timestamp: new Date(loadedAt + 29_000).toISOString() });
-    expect(liveToast(message, loadedAt + 29_999, loadedAt)).toBeNull();
-    expect(liveToast({ ...message, data: { ...message.data, timestamp: new Date(loadedAt + 30_000).toISOString() } }, loadedAt + 30_000, loadedAt)).not.toBeNull();
+    expect(liveToast(message, { ...at, now: loadedAt + 29_999 })).toBeNull();
+    expect(liveToast({ ...message, data: { ...message.data, timestamp: new Date(loadedAt + 30_000).toISOString() } }, { ...at, now: loadedAt + 30_000 })).not.toBeNull();
   });
 
   it("stay quiet for an event older than 10 s (one delivered late, after a reconnect)", () => {
-    const at = (ms: number) => event("lead_created", { firstName: "A", lastName: "B", timestamp: new Date(later - ms).toISOString() });
-    expect(liveToast(at(10_000), later, loadedAt)).not.toBeNull();
-    expect(liveToast(at(10_001), later, loadedAt)).toBeNull();
+    const sent = (ms: number) => event("lead_created", { firstName: "A", lastName: "B", timestamp: new Date(later - ms).toISOString() });
+    expect(liveToast(sent(10_000), at)).not.toBeNull();
+    expect(liveToast(sent(10_001), at)).toBeNull();
   });
 
   it("never show for appointment events, nor for test drives or unknown types", () => {
-    expect(liveToast(event("appointment_created", { title: "Visit" }), later, loadedAt)).toBeNull();
-    expect(liveToast(event("appointment_status_changed", { status: "completed" }), later, loadedAt)).toBeNull();
-    expect(liveToast(event("test_drive_taken_out"), later, loadedAt)).toBeNull();
-    expect(liveToast(event("something_else"), later, loadedAt)).toBeNull();
+    expect(liveToast(event("appointment_created", { title: "Visit" }), at)).toBeNull();
+    expect(liveToast(event("appointment_status_changed", { status: "completed" }), at)).toBeNull();
+    expect(liveToast(event("test_drive_updated", { firstName: "A", lastName: "B" }), at)).toBeNull();
+    expect(liveToast(event("lead_deleted", { firstName: "A", lastName: "B" }), at)).toBeNull();
+    expect(liveToast(event("something_else"), at)).toBeNull();
+  });
+});
+
+describe("live toasts this tab keeps to itself (decision 116)", () => {
+  it("not for the echo of its own change, which would replace the change's own confirmation", () => {
+    expect(liveToast(event("lead_claimed", { firstName: "A", lastName: "B" }), { ...at, writingRecently: true })).toBeNull();
+  });
+
+  it("not for a client whose name the server withheld from someone who may not see them", () => {
+    expect(liveToast(event("lead_claimed", { firstName: "", lastName: "" }), at)).toBeNull();
+    expect(liveToast(event("lead_status_changed", { status: "closed" }), at)).toEqual({ title: "Lead Updated", description: "Lead status changed to Closed" });
   });
 });
 
@@ -44,6 +57,8 @@ describe("reading a socket message", () => {
     expect(() => parseLiveMessage("not json")).toThrow();
     expect(() => parseLiveMessage('{"data":{}}')).toThrow();
     expect(() => parseLiveMessage("null")).toThrow();
+    expect(isControlMessage(parseLiveMessage('{"type":"authenticated","data":{"dealershipId":"d"}}'))).toBe(true);
+    expect(isControlMessage(parseLiveMessage('{"type":"lead_created","data":{}}'))).toBe(false);
   });
 });
 
@@ -81,7 +96,7 @@ describe("what an event refreshes", () => {
   });
 
   it("a test-drive event: the inventory and drives, so those screens follow live", () => {
-    expect(staleAfter("test_drive_returned")).toEqual(["count", "drives", "metrics", "notifications", "vehicles"]);
+    expect(staleAfter("test_drive_updated")).toEqual(["count", "drives", "metrics", "notifications", "vehicles"]);
   });
 
   it("anything else: only the notifications", () => {

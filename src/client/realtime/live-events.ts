@@ -57,14 +57,35 @@ export function liveToastText(message: LiveMessage): { title: string; descriptio
   }
 }
 
+/** What the tab knows at the moment an event arrives. */
+export interface ToastContext {
+  now: number;
+  /** When the app loaded (performance.timeOrigin). */
+  appLoadedAt: number;
+  /** This tab is saving something, or saved within OWN_WRITE_ECHO_MS: the event is most likely its own echo. */
+  writingRecently: boolean;
+}
+
+/** How long after its own write a tab takes an event for the echo of it (the server's events do not name the actor). */
+export const OWN_WRITE_ECHO_MS = 3000;
+
 /**
- * The toast to show now, or null when the spec keeps it quiet: during the first 30 s after the app loaded, for an
- * event older than 10 s (one replayed after a reconnect), and for every appointment event.
+ * The toast to show now, or null when it stays quiet: during the first 30 s after the app loaded, for an event older
+ * than 10 s (one delivered late), for every appointment event (spec); and, decision 116, for the echo of this tab's
+ * own change (it would replace the change's own confirmation) and for a client whose name the server withheld.
  */
-export function liveToast(message: LiveMessage, now: number, appLoadedAt: number): { title: string; description: string } | null {
+export function liveToast(message: LiveMessage, context: ToastContext): { title: string; description: string } | null {
+  const { now, appLoadedAt, writingRecently } = context;
   if (now - appLoadedAt < LIVE_TOAST_QUIET_AFTER_LOAD_MS) return null;
   if (areaOf(message.type) === "appointments") return null;
   const at = message.data.timestamp ? Date.parse(message.data.timestamp) : Number.NaN;
   if (Number.isFinite(at) && now - at > LIVE_TOAST_MAX_EVENT_AGE_MS) return null;
+  if (writingRecently) return null;
+  if ((message.type === "lead_created" || message.type === "lead_claimed") && !name(message.data)) return null;
   return liveToastText(message);
+}
+
+/** Messages about the socket itself, not events: 'authenticated' (scoped) and 'error' (the last message was refused). */
+export function isControlMessage(message: LiveMessage): boolean {
+  return message.type === "authenticated" || message.type === "error";
 }

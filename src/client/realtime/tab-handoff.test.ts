@@ -7,13 +7,15 @@ import { canHandleLinks, handToOpenTab, listenForHandoffs } from "./tab-handoff"
 
 const stops: Array<() => void> = [];
 afterEach(() => stops.splice(0).forEach((stop) => stop()));
+/** Lets the channel's messages arrive (they are delivered asynchronously, later on a loaded machine). */
+const settle = () => new Promise((r) => setTimeout(r, 150));
 
 describe("handing an e-mail link to an open tab", () => {
   it("a tab on a working page takes it and opens the path; the asker hears it was handed", async () => {
     const opened: string[] = [];
     stops.push(listenForHandoffs(() => "/leads/new", (path) => opened.push(path)));
     expect(await handToOpenTab("/calendar", 500)).toBe(true);
-    await new Promise((r) => setTimeout(r, 20));
+    await settle();
     expect(opened).toEqual(["/calendar"]);
   });
 
@@ -22,7 +24,7 @@ describe("handing an e-mail link to an open tab", () => {
     stops.push(listenForHandoffs(() => "/leads/new", (path) => opened.push(`a ${path}`)));
     stops.push(listenForHandoffs(() => "/calendar", (path) => opened.push(`b ${path}`)));
     expect(await handToOpenTab("/leads/my", 500)).toBe(true);
-    await new Promise((r) => setTimeout(r, 30));
+    await settle();
     expect(opened).toHaveLength(1);
   });
 
@@ -30,7 +32,7 @@ describe("handing an e-mail link to an open tab", () => {
     for (const p of ["/", "/auth", "/email-redirect"]) stops.push(listenForHandoffs(() => p, () => undefined));
     const started = Date.now();
     expect(await handToOpenTab("/calendar", 150)).toBe(false);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(120);
     expect(canHandleLinks("/leads/detail/1")).toBe(true);
   });
 
