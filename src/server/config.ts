@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { loadIntakeConfig, type IntakeConfig } from "./intake/intake-config";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])
@@ -62,6 +63,8 @@ export interface Config {
   vapidSubject: string;
   /** PUSH_LOCAL_ENDPOINTS: accept push endpoints on localhost / loopback addresses (tests). */
   pushLocalEndpoints: boolean;
+  /** INTAKE_SMTP_PORT, INTAKE_SMTP_HOST, INTAKE_DOMAIN: the e-mail lead intake (issue 14, decision 134). */
+  intake?: IntakeConfig | undefined;
 }
 
 export type TrustProxy = false | number | string[];
@@ -95,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidKeys: parseVapidKeys(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY),
     vapidSubject: parseVapidSubject(e.VAPID_SUBJECT, appUrl, e.MAIL_FROM),
     pushLocalEndpoints: e.PUSH_LOCAL_ENDPOINTS ?? false,
+    intake: loadIntakeConfig(env),
   };
 }
 
