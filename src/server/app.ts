@@ -1,11 +1,8 @@
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import helmet from "@fastify/helmet";
-import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { areaRoutes } from "./areas";
@@ -21,6 +18,8 @@ import { assertCleanBody, assertCleanUrlInput } from "./http/input-guard";
 import { createLogger } from "./http/logging";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { createPushService, type PushService } from "./push/push-service";
+import { registerWebApp } from "./http/static";
+import { realtimeRoutes, type RealtimeOptions } from "./realtime/socket-route";
 
 export interface AppDeps {
   config: Config;
@@ -32,6 +31,8 @@ export interface AppDeps {
   clientDir?: string;
   /** A pino logger to use (the process's); otherwise one is made from the config. */
   logger?: Logger;
+  /** Real-time socket timings (tests shorten them). */
+  realtime?: Partial<RealtimeOptions>;
 }
 
 export const DEFAULT_CLIENT_DIR = fileURLToPath(new URL("../../dist/client", import.meta.url));
@@ -149,26 +150,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(authRoutes);
   for (const routes of areaRoutes) await app.register(routes);
+  // WebSocket /ws on the same port (decision 105); on the root instance so `app.realtime` is visible.
+  await realtimeRoutes(app as unknown as FastifyInstance, deps.realtime);
 
-  const clientDir = deps.clientDir;
-  if (clientDir && existsSync(path.join(clientDir, "index.html"))) {
-    await app.register(fastifyStatic, {
-      root: clientDir,
-      wildcard: false,
-      index: false,
-      // Built assets carry a content hash in their names: a phone downloads each release once.
-      setHeaders: (res, filePath) => {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header("cache-control", "public, max-age=31536000, immutable");
-      },
-    });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith("/api/") || request.method !== "GET" || !clientDir) {
-      return reply.code(404).send({ message: "Not found" });
-    }
-    // Client-side routes: the SPA decides what an unknown path shows (part 1 §2.1).
-    return reply.type("text/html").header("cache-control", "no-cache").sendFile("index.html", clientDir, { cacheControl: false });
-  });
+  // The built web app, index.html written per address and session (decision 125).
+  await registerWebApp(app as unknown as FastifyInstance, deps.clientDir);
 
   return app as unknown as FastifyInstance;
 }
