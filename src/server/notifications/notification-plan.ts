@@ -70,8 +70,9 @@ function draftFor(event: DomainEvent): Draft | null {
   switch (event.type) {
     case "lead.created": {
       const { lead } = event.payload;
-      // An unclaimed lead is for everyone who works New Leads; one created already claimed (a rep's own, or assigned)
-      // is for its claimer and those who see every client.
+      // Created and assigned to someone else: the lead.claimed that follows tells everyone once.
+      if (lead.claimedBy && lead.claimedBy !== event.actorId) return null;
+      // An unclaimed lead is for everyone who works New Leads; a rep's own new client is for those who see every client.
       const roles: DealershipRole[] = lead.status === "new" ? ["sales", "frontDesk", "management"] : ["frontDesk", "management"];
       return {
         type: "lead_created",
@@ -80,7 +81,7 @@ function draftFor(event: DomainEvent): Draft | null {
         url: leadUrl(lead.id),
         leadId: lead.id,
         targetRoles: roles,
-        people: [lead.claimedBy],
+        people: [],
       };
     }
     case "lead.claimed": {

@@ -1,22 +1,13 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { NOTIFICATION_TYPES } from "../../../shared/schemas/responses/notifications";
 import { at, createdAt, id } from "./columns";
 import { leads } from "./leads";
 import { users } from "./users";
 import { dealershipInvites, dealerships } from "./dealerships";
 
-export const NOTIFICATION_TYPES = [
-  "appointment_created",
-  "lead_claimed",
-  "lead_status_changed",
-  "appointment_status_changed",
-  "lead_created",
-  "lead_deleted",
-  // Beyond the spec's six (decision 100): the test-drive events of issue 9.
-  "test_drive_taken_out",
-  "test_drive_returned",
-  "test_drive_status_changed",
-] as const;
+// The spec's six types plus the test-drive ones (decision 100); shared with the response schema.
+export { NOTIFICATION_TYPES };
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 /**
