@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { analyticsRoutes } from "./analytics/routes";
 import { appointmentRoutes } from "./appointments/routes";
+import { leadDuplicateRoutes } from "./leads/duplicate-routes";
 import { leadRoutes } from "./leads/routes";
+import { speedToLeadRoutes } from "./leads/speed-to-lead-routes";
 import { emailNotificationRoutes } from "./notifications/email-routes";
 import { notificationRoutes } from "./notifications/notification-routes";
 import { platformRoutes } from "./platform/routes";
@@ -15,6 +17,8 @@ import { vehicleRoutes } from "./vehicles/routes";
 export const areaRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   appointmentRoutes,
   leadRoutes,
+  leadDuplicateRoutes,
+  speedToLeadRoutes,
   teamRoutes,
   emailNotificationRoutes,
   notificationRoutes,

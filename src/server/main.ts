@@ -5,6 +5,7 @@ import { loadConfig } from "./config";
 import { isEmptyDatabase, migrateDatabase, openPglite, openPostgres, type Database } from "./db/client";
 import { DEMO_PASSWORD, seedDemo } from "./db/seed-demo";
 import { createLogger } from "./http/logging";
+import { startUnattendedLeadsJob } from "./leads/unattended-leads";
 import { grantConfiguredPlatformAdmins } from "./platform/admins";
 
 // Process entry: config -> database -> migrations -> demo data -> listen; graceful shutdown on SIGTERM.
@@ -32,6 +33,8 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database, clientDir: DEFAULT_CLIENT_DIR, logger });
   // Before listening: mail queued by an earlier run (stopped, or killed, before sending it) goes out now.
   await app.mailer.start();
+  // Every minute, new leads nobody answered in their dealership's set time are e-mailed to management (decision 142).
+  const unattendedLeads = await startUnattendedLeadsJob(database, logger);
   await app.listen({ port: config.port, host: config.host });
 
   let stopping = false;
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
     deadline.unref();
     // close() stops accepting and waits for requests in flight; then the mailer delivers what is due for up to 3 s
     // and stops (its onClose hook). Mail not sent by then is in the database for the next start.
+    await unattendedLeads.stop(1000);
     await app.close();
     await database.close();
     logger.info("stopped");

@@ -14,7 +14,8 @@ import { domainEvents } from "../db/schema/events";
 import { leads, leadSearchText } from "../db/schema/leads";
 import { testDrives } from "../db/schema/test-drives";
 import { users } from "../db/schema/users";
-import { EVENTS_CHANNEL } from "../events/outbox";
+import { linkPossibleDuplicates } from "./duplicates";
+import { firstResponseSet } from "./speed-to-lead";
 
 // SQL of the leads area (spec part 1 §2.4-2.6, §3, §4, §6; part 2 lead detail). Scoped data access (decision 050):
 // every read and write takes the viewer and carries the dealership and the role's visibility in its own WHERE clause,
@@ -330,7 +331,11 @@ export interface NewLead {
   sourceProvider?: string | null;
 }
 
-/** A new lead of the viewer's dealership; with a claimer it starts claimed (part 1 §4: by sales, or assigned). */
+/**
+ * A new lead of the viewer's dealership; with a claimer it starts claimed (part 1 §4: by sales, or assigned). A lead
+ * its creator takes for themselves is answered at once (a customer in front of them; decision 140). It is linked to
+ * the open leads of the same customer (decision 137).
+ */
 export async function createLead(tx: Tx, viewer: Viewer, values: NewLead, claimer: string | null): Promise<LeadRow> {
   const [row] = await tx
     .insert(leads)
@@ -340,9 +345,11 @@ export async function createLead(tx: Tx, viewer: Viewer, values: NewLead, claime
       status: claimer ? "claimed" : "new",
       claimedBy: claimer,
       claimedAt: claimer ? sql`now()` : null,
+      ...(claimer && claimer === viewer.userId ? { firstResponseAt: sql`now()`, firstResponseKind: "created" as const, firstResponseBy: claimer } : {}),
     })
     .returning();
   if (!row) throw new Error("lead insert returned nothing");
+  await linkPossibleDuplicates(tx, row);
   return row;
 }
 
@@ -350,14 +357,18 @@ export type ClaimOutcome = { claimed: Lead } | { claimed: null; found: boolean }
 
 // The claim in one statement (issue 13: at most two round trips with the session): the conditional UPDATE decides the
 // winner (ARCHITECTURE invariant 4), scoped to the dealerships the user can reach; the winner's event is written to the
-// outbox and notified by the same statement, so it commits with the claim.
+// outbox by the same statement, so it commits with the claim. No NOTIFY here: it would make every claim's commit wait
+// for one lock; the route announces the event after the commit instead (events.committed(), decision 120).
 const claimStatement = fixedStatement(
   "lead_claim",
   sql`with target as (
       select l.id, ${roleSql(sql.placeholder("userId"), sql`l.dealership_id`)} as role from ${leads} l where l.id = ${sql.placeholder("leadId")}
     ),
     claimed as (
-      update ${leads} set status = 'claimed', claimed_by = ${sql.placeholder("userId")}, claimed_at = now()
+      update ${leads} set status = 'claimed', claimed_by = ${sql.placeholder("userId")}, claimed_at = now(),
+        -- speed-to-lead (decision 140): a claim is a first answer unless something answered before
+        first_response_at = coalesce(first_response_at, now()), first_response_kind = coalesce(first_response_kind, 'claim'),
+        first_response_by = coalesce(first_response_by, ${sql.placeholder("userId")})
       where id = ${sql.placeholder("leadId")} and status = 'new' and claimed_by is null
         and exists (select 1 from target where role is not null)
       returning *
@@ -371,7 +382,7 @@ const claimStatement = fixedStatement(
       from claimed c returning id
     )
     select (select role from target) as role,
-           (select count(pg_notify(${EVENTS_CHANNEL}, id::text)) from published) as notified,
+           (select count(*) from published) as published,
            c.*
     from (select 1) one left join claimed c on true`,
 );
@@ -460,6 +471,14 @@ export async function updateLead(
       claimedBy: sql`coalesce(${leads.claimedBy}, ${viewer.userId})`,
       claimedAt: sql`coalesce(${leads.claimedAt}, now())`,
     });
+  }
+  // A status that changes is a first answer (speed-to-lead, decision 140); saving the same status is not.
+  if (changes.status !== undefined) {
+    const answer = firstResponseSet("status", viewer.userId);
+    const changed = sql`${leads.status} is distinct from ${changes.status}`;
+    set.firstResponseAt = sql`case when ${changed} then ${answer.firstResponseAt} else ${leads.firstResponseAt} end`;
+    set.firstResponseKind = sql`case when ${changed} then ${answer.firstResponseKind} else ${leads.firstResponseKind} end`;
+    set.firstResponseBy = sql`case when ${changed} then ${answer.firstResponseBy} else ${leads.firstResponseBy} end`;
   }
   // Nothing to change still proves the lead is there and visible (a no-op PATCH answers the lead, not 404).
   if (Object.keys(set).length === 0) set.firstName = sql`${leads.firstName}`;
