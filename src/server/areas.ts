@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { analyticsRoutes } from "./analytics/routes";
 import { appointmentRoutes } from "./appointments/routes";
+import { intakeRoutes } from "./intake/routes";
 import { leadDuplicateRoutes } from "./leads/duplicate-routes";
 import { leadRoutes } from "./leads/routes";
 import { speedToLeadRoutes } from "./leads/speed-to-lead-routes";
@@ -28,4 +29,5 @@ export const areaRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   vehicleRoutes,
   testDriveRoutes,
   analyticsRoutes,
+  intakeRoutes,
 ];

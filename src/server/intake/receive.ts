@@ -1,0 +1,118 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { IntakeDocument } from "../../shared/schemas/responses/intake";
+import type { Db, Tx } from "../db/client";
+import { intakeCredentials, intakeDocuments } from "../db/schema/intake";
+import { publish } from "../events/outbox";
+import { createLead, leadSnapshot } from "../leads/queries";
+import { viewerOf } from "../auth/tenancy";
+import { AdfError, parseAdfDocument } from "./adf";
+import type { CredentialRow } from "./credentials";
+
+// One received ADF document, over HTTP or by mail (issue 14; decisions 132, 133): every prospect becomes a new,
+// unclaimed lead through the normal path (the same insert and the same lead.created event, so the new-lead e-mails,
+// notifications and live lists hear of it), all of them in one transaction or none. Whatever happens, the document is
+// kept for audit with its outcome.
+
+/** The raw XML kept per document: enough to see what a provider sent, not a second copy of a 1 MB upload. */
+export const KEPT_XML_CHARS = 64 * 1024;
+
+export type Channel = "http" | "email";
+
+export type ReceiveOutcome =
+  | { accepted: true; documentId: string; leadIds: string[] }
+  | { accepted: false; documentId: string; error: string };
+
+async function keepDocument(
+  db: Db | Tx,
+  credential: CredentialRow,
+  channel: Channel,
+  xml: string,
+  outcome: { leadsCreated: number; error: string | null },
+): Promise<string> {
+  const [row] = await db
+    .insert(intakeDocuments)
+    .values({
+      dealershipId: credential.dealershipId,
+      credentialId: credential.id,
+      channel,
+      outcome: outcome.error ? "rejected" : "accepted",
+      leadsCreated: outcome.leadsCreated,
+      error: outcome.error,
+      sizeBytes: Buffer.byteLength(xml, "utf8"),
+      // NUL cannot be stored in a text column; nothing we keep needs it.
+      rawXml: xml.slice(0, KEPT_XML_CHARS).replaceAll("\u0000", "\uFFFD"),
+    })
+    .returning({ id: intakeDocuments.id });
+  return row!.id;
+}
+
+/** Records a document refused before it could be read (too large): nothing but its size and the reason. */
+export async function keepRefusedDocument(db: Db, credential: CredentialRow, channel: Channel, sizeBytes: number, error: string): Promise<void> {
+  await db.insert(intakeDocuments).values({
+    dealershipId: credential.dealershipId,
+    credentialId: credential.id,
+    channel,
+    outcome: "rejected",
+    leadsCreated: 0,
+    error,
+    sizeBytes,
+    rawXml: "",
+  });
+}
+
+export async function receiveAdf(db: Db, credential: CredentialRow, xml: string, channel: Channel): Promise<ReceiveOutcome> {
+  try {
+    const prospects = parseAdfDocument(xml);
+    // The intake acts for the dealership, not for a person: the events' actor is the system (null).
+    const viewer = viewerOf("", credential.dealershipId, "management");
+    return await db.transaction(async (tx) => {
+      const leadIds: string[] = [];
+      for (const prospect of prospects) {
+        const row = await createLead(
+          tx,
+          viewer,
+          {
+            firstName: prospect.firstName,
+            lastName: prospect.lastName,
+            email: prospect.email,
+            phone: prospect.phone,
+            description: prospect.description,
+            source: "adf",
+            sourceProvider: prospect.provider ?? credential.name,
+          },
+          null,
+        );
+        await publish(tx, { type: "lead.created", dealershipId: credential.dealershipId, actorId: null, payload: { lead: leadSnapshot(row) } });
+        leadIds.push(row.id);
+      }
+      await tx.update(intakeCredentials).set({ lastUsedAt: sql`now()` }).where(eq(intakeCredentials.id, credential.id));
+      const documentId = await keepDocument(tx, credential, channel, xml, { leadsCreated: leadIds.length, error: null });
+      return { accepted: true as const, documentId, leadIds };
+    });
+  } catch (error) {
+    if (!(error instanceof AdfError)) throw error;
+    const documentId = await keepDocument(db, credential, channel, xml, { leadsCreated: 0, error: error.message });
+    return { accepted: false, documentId, error: error.message };
+  }
+}
+
+/** The Lead intake card's list: the dealership's last documents, newest first, with the credential's name. */
+export async function recentDocuments(db: Db, dealershipId: string, limit: number): Promise<IntakeDocument[]> {
+  const rows = await db
+    .select({ doc: intakeDocuments, credentialName: intakeCredentials.name })
+    .from(intakeDocuments)
+    .leftJoin(intakeCredentials, eq(intakeCredentials.id, intakeDocuments.credentialId))
+    .where(eq(intakeDocuments.dealershipId, dealershipId))
+    .orderBy(desc(intakeDocuments.receivedAt), desc(intakeDocuments.id))
+    .limit(limit);
+  return rows.map(({ doc, credentialName }) => ({
+    id: doc.id,
+    receivedAt: doc.receivedAt.toISOString(),
+    channel: doc.channel,
+    outcome: doc.outcome,
+    leadsCreated: doc.leadsCreated,
+    error: doc.error,
+    sizeBytes: doc.sizeBytes,
+    credentialName,
+  }));
+}

@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { createIntakeCredentialSchema, INTAKE_DOCUMENTS_SHOWN } from "../../shared/schemas/intake";
+import type { AdfReceipt, IntakeCredentialWithSecret } from "../../shared/schemas/responses/intake";
+import { requireCapability, requireDealershipAccess } from "../auth/tenancy";
+import { HttpError, notFound, parseInput, unauthorized } from "../http/errors";
+import { ADF_MAX_BYTES } from "./adf";
+import {
+  createCredential,
+  credentialBySecret,
+  credentialsOf,
+  presentedSecret,
+  revokeCredential,
+  rotateCredential,
+  toIntakeCredential,
+  type CredentialRow,
+} from "./credentials";
+import { intakeDomain } from "./intake-config";
+import { keepRefusedDocument, receiveAdf, recentDocuments } from "./receive";
+import { startIntakeSmtp } from "./smtp";
+
+// Lead intake (issue 14): the credentials management keeps in the admin panel's Lead intake card, the documents
+// received, and POST /api/intake/adf where a website or provider posts ADF (decisions 131-134).
+
+const CREDENTIAL_NOT_FOUND = "Intake credential not found";
+const NO_CREDENTIAL = "Present a live intake credential: Authorization: Bearer <secret> (or HTTP Basic with it as the password)";
+
+type DealershipParams = { Params: { id: string } };
+type CredentialParams = { Params: { id: string; credentialId: string } };
+
+declare module "fastify" {
+  interface FastifyRequest {
+    intakeCredential?: CredentialRow;
+  }
+}
+
+export async function intakeRoutes(app: FastifyInstance): Promise<void> {
+  const domain = intakeDomain(app.config.intake, app.config.appUrl);
+
+  // ADF arrives as XML; some senders label it text/plain (Fastify's own parser gives that as text too). The body
+  // limit is the document limit: a larger one is a 413 before it is read into memory.
+  app.addContentTypeParser(["application/xml", "text/xml", "application/adf+xml"], { parseAs: "string", bodyLimit: ADF_MAX_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
+
+  async function managing(request: FastifyRequest, dealershipId: string) {
+    const access = await requireDealershipAccess(request, dealershipId);
+    requireCapability(access, "managementAccess", "Only management can manage lead intake");
+    return access;
+  }
+
+  app.get<DealershipParams>("/api/dealerships/:id/intake/credentials", async (request) => {
+    const access = await managing(request, request.params.id);
+    return (await credentialsOf(app.db, access.dealershipId)).map((row) => toIntakeCredential(row, domain));
+  });
+
+  app.post<DealershipParams>("/api/dealerships/:id/intake/credentials", async (request, reply) => {
+    const access = await managing(request, request.params.id);
+    const { name } = parseInput(createIntakeCredentialSchema, request.body);
+    const { row, secret } = await createCredential(app.db, access.dealershipId, name, access.userId);
+    const answer: IntakeCredentialWithSecret = { credential: toIntakeCredential(row, domain), secret };
+    return reply.code(201).send(answer);
+  });
+
+  app.post<CredentialParams>("/api/dealerships/:id/intake/credentials/:credentialId/rotate", async (request) => {
+    const access = await managing(request, request.params.id);
+    const rotated = await rotateCredential(app.db, access.dealershipId, request.params.credentialId);
+    if (!rotated) throw notFound(CREDENTIAL_NOT_FOUND);
+    const answer: IntakeCredentialWithSecret = { credential: toIntakeCredential(rotated.row, domain), secret: rotated.secret };
+    return answer;
+  });
+
+  app.delete<CredentialParams>("/api/dealerships/:id/intake/credentials/:credentialId", async (request) => {
+    const access = await managing(request, request.params.id);
+    const revoked = await revokeCredential(app.db, access.dealershipId, request.params.credentialId);
+    if (!revoked) throw notFound(CREDENTIAL_NOT_FOUND);
+    return { message: `"${revoked.name}" is revoked: documents sent with it are refused from now on.` };
+  });
+
+  app.get<DealershipParams>("/api/dealerships/:id/intake/documents", async (request) => {
+    const access = await managing(request, request.params.id);
+    return recentDocuments(app.db, access.dealershipId, INTAKE_DOCUMENTS_SHOWN);
+  });
+
+  app.post(
+    "/api/intake/adf",
+    {
+      bodyLimit: ADF_MAX_BYTES,
+      // The credential is checked before the body is read: an unknown sender never makes us take 1 MB.
+      onRequest: async (request) => {
+        const secret = presentedSecret(request.headers.authorization);
+        const credential = secret ? await credentialBySecret(app.db, secret) : undefined;
+        if (!credential) throw unauthorized(NO_CREDENTIAL);
+        request.intakeCredential = credential;
+      },
+      // Too large for the limit: refused before parsing, but still on the dealership's audit list.
+      onError: async (request, _reply, error) => {
+        const status = (error as { statusCode?: number }).statusCode;
+        if (status === 413 && request.intakeCredential) {
+          const size = Number(request.headers["content-length"] ?? 0) || 0;
+          await keepRefusedDocument(app.db, request.intakeCredential, "http", Math.min(size, 2 ** 31 - 1), "The document is larger than 1 MB");
+        }
+      },
+    },
+    async (request, reply) => {
+      const credential = request.intakeCredential!;
+      if (typeof request.body !== "string") {
+        throw new HttpError(415, "Send the ADF document as XML (Content-Type: application/xml)");
+      }
+      const outcome = await receiveAdf(app.db, credential, request.body, "http");
+      if (!outcome.accepted) return reply.code(400).send({ message: outcome.error, documentId: outcome.documentId });
+      const count = outcome.leadIds.length;
+      const answer: AdfReceipt = {
+        message: `${count} ${count === 1 ? "lead" : "leads"} created`,
+        documentId: outcome.documentId,
+        leadIds: outcome.leadIds,
+      };
+      return reply.code(201).send(answer);
+    },
+  );
+
+  // The optional e-mail intake (decision 134): a listener beside the HTTP server while the app runs.
+  const smtpPort = app.config.intake?.smtpPort;
+  if (smtpPort !== undefined) {
+    let smtp: Awaited<ReturnType<typeof startIntakeSmtp>> | undefined;
+    app.addHook("onReady", async () => {
+      smtp = await startIntakeSmtp({ db: app.db, logger: app.log, port: smtpPort, host: app.config.intake?.smtpHost ?? "0.0.0.0", domain });
+    });
+    app.addHook("onClose", async () => {
+      await smtp?.close();
+    });
+  }
+}
