@@ -431,6 +431,8 @@ const NO_BODY = new Set([
   "POST /api/user/sessions/sign-out-others",
   "POST /api/platform/maintenance",
   "POST /api/platform/invites/:id/resend",
+  "POST /api/notifications/:id/read",
+  "POST /api/dealerships/:id/notifications/mark-all-read",
 ]);
 
 /** Write routes anyone may call signed out (tests/api/access.test.ts keeps the full list). */

@@ -14,6 +14,7 @@ import type * as teamRequests from "../../src/shared/schemas/team";
 import { responses as appointmentResponses, type Appointment } from "../../src/shared/schemas/responses/appointments";
 import { responses as authResponses, currentUserSchema, type CurrentUser } from "../../src/shared/schemas/responses/auth";
 import { responses as emailNotificationResponses } from "../../src/shared/schemas/responses/email-notifications";
+import { responses as notificationResponses } from "../../src/shared/schemas/responses/notifications";
 import { responses as leadResponses } from "../../src/shared/schemas/responses/leads";
 import { responses as platformResponses } from "../../src/shared/schemas/responses/platform";
 import { responses as profileResponses } from "../../src/shared/schemas/responses/profile";
@@ -41,6 +42,7 @@ const AREAS = {
   appointments: appointmentResponses,
   team: teamResponses,
   "email-notifications": emailNotificationResponses,
+  notifications: notificationResponses,
   platform: platformResponses,
   profile: profileResponses,
   vehicles: vehicleResponses,
@@ -53,6 +55,7 @@ const SCHEMAS = {
   ...appointmentResponses,
   ...teamResponses,
   ...emailNotificationResponses,
+  ...notificationResponses,
   ...platformResponses,
   ...profileResponses,
   ...vehicleResponses,
@@ -136,6 +139,16 @@ async function newMember(role: "sales" | "frontDesk" = "sales"): Promise<MadeUse
 async function firstTrigger(): Promise<{ id: string }> {
   const response = await manager.get(`/api/dealerships/${ours}/email-notifications/triggers`);
   return response.json<Array<{ id: string }>>()[0]!;
+}
+
+/** A fresh notification of the manager's (a lead the rep added): its id. */
+async function managerHasNotification(): Promise<string> {
+  const created = await rep.post(`/api/dealerships/${ours}/leads`, { firstName: "Bell", lastName: "Ringer", phone: "416-555-0177" });
+  if (created.statusCode !== 201) throw new Error(`lead failed: ${created.statusCode} ${created.body}`);
+  await t.app.events.flush();
+  const [newest] = (await manager.get(`/api/dealerships/${ours}/notifications`)).json<Array<{ id: string }>>();
+  if (!newest) throw new Error("the manager has no notification");
+  return newest.id;
 }
 
 async function newAppointment(): Promise<string> {
@@ -282,6 +295,21 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
     const member = await newMember();
     await makeLead(t.db, { dealershipId: ours, claimedBy: member.id });
     return manager.delete(`/api/dealerships/${ours}/users/${member.id}`);
+  },
+
+  // The header bell (issue 11): a rep's new lead tells the manager.
+  "GET /api/dealerships/:id/notifications": async () => {
+    await managerHasNotification();
+    return manager.get(`/api/dealerships/${ours}/notifications`);
+  },
+  "GET /api/dealerships/:id/notifications/count": async () => {
+    await managerHasNotification();
+    return manager.get(`/api/dealerships/${ours}/notifications/count`);
+  },
+  "POST /api/notifications/:id/read": async () => manager.post(`/api/notifications/${await managerHasNotification()}/read`),
+  "POST /api/dealerships/:id/notifications/mark-all-read": async () => {
+    await managerHasNotification();
+    return manager.post(`/api/dealerships/${ours}/notifications/mark-all-read`);
   },
 
   // E-mail notifications
