@@ -48,12 +48,26 @@ export function invalidateNotifications(queryClient: QueryClient, dealershipId: 
   void queryClient.invalidateQueries({ queryKey: notificationsKey(dealershipId) });
 }
 
+/** Shows the change at once (the badge and the list agree), before the server's answer refreshes both. */
+function markLocally(queryClient: QueryClient, dealershipId: string, which: (n: AppNotification) => boolean): void {
+  const list = queryClient.getQueryData<AppNotification[]>(notificationsKey(dealershipId));
+  const marked = list?.filter((n) => !n.read && which(n)).length ?? 0;
+  if (list) queryClient.setQueryData(notificationsKey(dealershipId), list.map((n) => (which(n) ? { ...n, read: true } : n)));
+  queryClient.setQueryData<{ count: number }>(notificationCountKey(dealershipId), (old) => {
+    if (!old) return old;
+    return { count: which === everything ? 0 : Math.max(0, old.count - marked) };
+  });
+}
+
+const everything = () => true;
+
 /** Marks one read (POST /api/notifications/{id}/read, no body). A failure is only logged (part 2 §8). */
 export function useMarkNotificationRead(dealershipId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.post<unknown>(`/api/notifications/${encodeURIComponent(id)}/read`),
-    onSuccess: () => invalidateNotifications(queryClient, dealershipId),
+    onMutate: (id) => markLocally(queryClient, dealershipId, (n) => n.id === id),
+    onSettled: () => invalidateNotifications(queryClient, dealershipId),
     onError: (error) => console.error("Failed to mark the notification read", error),
   });
 }
@@ -62,7 +76,8 @@ export function useMarkAllNotificationsRead(dealershipId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.post<unknown>(`/api/dealerships/${encodeURIComponent(dealershipId)}/notifications/mark-all-read`),
-    onSuccess: () => invalidateNotifications(queryClient, dealershipId),
+    onMutate: () => markLocally(queryClient, dealershipId, everything),
+    onSettled: () => invalidateNotifications(queryClient, dealershipId),
     onError: (error) => console.error("Failed to mark the notifications read", error),
   });
 }
