@@ -61,6 +61,7 @@ for (const [size, viewport] of [["1280", DESKTOP], ["375", PHONE]] as const) {
       await sweep.check("/auth with the invitation check open");
       await sweep.visit("/auth?action=register");
       await sweep.visit("/reset-password?token=not-a-real-token");
+      await sweep.visit("/email-redirect?to=/calendar");
       await sweep.visit("/no/such/page");
       expect(sweep.problems).toEqual([]);
       await context.close();
@@ -73,6 +74,15 @@ for (const [size, viewport] of [["1280", DESKTOP], ["375", PHONE]] as const) {
       await sweep.visit("/");
       if (viewport === PHONE) await sweep.dialog("/ phone menu", () => page.getByRole("button", { name: "Open menu" }).click());
       await sweep.dialog("/ account menu", () => page.getByRole("button", { name: "Account menu" }).click());
+      await sweep.dialog("/ notifications popover", () => page.getByRole("button", { name: /^Notifications, / }).click());
+      // The shortcuts download after the first screen: press '?' until the help dialog is there (issue 11).
+      await sweep.dialog("/ keyboard shortcuts help", async () => {
+        for (let i = 0; i < 40 && (await page.getByRole("dialog").count()) === 0; i++) {
+          await page.keyboard.press("Shift+?");
+          await page.waitForTimeout(250);
+        }
+      });
+      await sweep.visit("/email-redirect?to=/leads/new");
       await sweep.visit("/leads/new");
       await sweep.dialog("/leads/new row menu", () => page.getByRole("button", { name: /^More actions for/ }).first().click());
       await page.getByRole("button", { name: /^More actions for/ }).first().click();
