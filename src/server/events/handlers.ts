@@ -8,6 +8,6 @@ import { notifyInApp } from "../notifications/in-app";
 export function registerEventHandlers(app: FastifyInstance): void {
   app.events.handle((tx, event) => emailOnEvent({ tx, mailer: app.mailer, appUrl: app.config.appUrl }, event));
   app.events.handle((tx, event) => mailUnattendedLeads({ tx, mailer: app.mailer, appUrl: app.config.appUrl }, event));
-  app.events.handle((tx, event) => pushOnEvent(app.push, tx, event));
+  app.events.handle((tx, event) => pushOnEvent(app.push, tx, event, app.log));
   app.events.handle((tx, event) => notifyInApp(tx, event));
 }

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { Logger } from "pino";
 import type { DomainEvent } from "../../shared/events";
 import type { Tx } from "../db/client";
 import { dealershipUsers } from "../db/schema/dealerships";
@@ -32,18 +33,35 @@ function anyoneSubscribed(tx: Tx, dealershipId: string): Promise<boolean> {
   return answer;
 }
 
-export async function pushOnEvent(push: PushService, tx: Tx, event: DomainEvent, planner: NotificationPlanner = planNotification): Promise<void> {
+/**
+ * Push is the least of an event's work: a failure here (the queue down, a bad row) must not hold back the event's
+ * e-mail and bell, which commit in the same transaction. So it runs in a savepoint, and a failure is logged and
+ * dropped instead of failing (and so retrying, then setting aside) the whole event.
+ */
+export async function pushOnEvent(
+  push: PushService,
+  tx: Tx,
+  event: DomainEvent,
+  logger: Pick<Logger, "error">,
+  planner: NotificationPlanner = planNotification,
+): Promise<void> {
   if (!event.dealershipId || !(await anyoneSubscribed(tx, event.dealershipId))) return;
-  const plan = await planner(tx, event);
-  if (!plan) return;
-  await push.queue(tx, {
-    type: plan.type,
-    title: plan.title,
-    message: plan.message,
-    url: plan.url,
-    leadId: plan.leadId,
-    dealershipId: plan.dealershipId,
-    targetRoles: plan.targetRoles,
-    recipientIds: plan.recipientIds,
-  });
+  try {
+    await tx.transaction(async (savepoint) => {
+      const plan = await planner(savepoint, event);
+      if (!plan) return;
+      await push.queue(savepoint, {
+        type: plan.type,
+        title: plan.title,
+        message: plan.message,
+        url: plan.url,
+        leadId: plan.leadId,
+        dealershipId: plan.dealershipId,
+        targetRoles: plan.targetRoles,
+        recipientIds: plan.recipientIds,
+      });
+    });
+  } catch (error) {
+    logger.error({ err: error, eventType: event.type }, "push not queued for an event");
+  }
 }

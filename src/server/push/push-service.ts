@@ -71,6 +71,7 @@ export interface PushServiceOptions {
 }
 
 export interface PushService {
+  /** Starts the queue (and this process's worker) in the background; queue() and drain() wait for it. */
   start(): Promise<void>;
   /** The VAPID public key browsers subscribe with. */
   publicKey(): Promise<string>;
@@ -103,7 +104,7 @@ export function createPushService(options: PushServiceOptions): PushService {
     expireInSeconds: TRY_LIMIT_SECONDS,
   };
   let keys: Promise<VapidKeys> | null = null;
-  let started = false;
+  let running: Promise<void> | null = null;
   let closed = false;
 
   function vapidKeys(): Promise<VapidKeys> {
@@ -177,24 +178,29 @@ export function createPushService(options: PushServiceOptions): PushService {
   }
 
   return {
-    async start() {
-      if (started) return;
-      await jobs.start();
-      await boss.createQueue(PUSH_QUEUE);
-      // Made (or read) now, so the first browser to ask gets it at once and every process agrees from the start.
-      await vapidKeys().catch((error: unknown) => logger.error({ err: error }, "VAPID keys unavailable; web push is off until they are"));
-      if (worker) {
-        await boss.work(PUSH_QUEUE, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, includeMetadata: true, batchSize: 1 }, async ([job]: JobWithMetadata<PushJob>[]) => {
-          if (job) await tryToSend(job);
-        });
-      }
-      started = true;
+    start() {
+      // In the background: starting a second pg-boss instance costs a moment (seconds on a busy embedded database),
+      // which the app's start-up need not wait for. Queueing and draining wait for it instead.
+      running ??= (async () => {
+        await jobs.start();
+        await boss.createQueue(PUSH_QUEUE);
+        if (worker) {
+          await boss.work(PUSH_QUEUE, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, includeMetadata: true, batchSize: 1 }, async ([job]: JobWithMetadata<PushJob>[]) => {
+            if (job) await tryToSend(job);
+          });
+        }
+        // Made (or read) now, so every process agrees from the start and the first browser to ask is answered at once.
+        await vapidKeys().catch((error: unknown) => logger.error({ err: error }, "VAPID keys unavailable; web push is off until they are"));
+      })();
+      running.catch((error: unknown) => logger.error({ err: error }, "the push queue did not start"));
+      return Promise.resolve();
     },
     async publicKey() {
       return (await vapidKeys()).publicKey;
     },
     async queue(tx, notice) {
-      if (!started || closed) throw new Error("The push queue is not running: start it first");
+      if (!running || closed) throw new Error("The push queue is not running: start it first");
+      await running;
       const recipients = [...new Set(notice.recipientIds)];
       if ((await pushTargets(tx, recipients)).length === 0) return false;
       const [record] = await tx
@@ -216,7 +222,9 @@ export function createPushService(options: PushServiceOptions): PushService {
       return true;
     },
     async drain() {
-      while (started && !closed) {
+      if (!running) return;
+      await running;
+      while (!closed) {
         const due = await boss.fetch<PushJob>(PUSH_QUEUE, { batchSize: 10, includeMetadata: true });
         if (due.length === 0) return;
         for (const job of due) {
@@ -232,6 +240,7 @@ export function createPushService(options: PushServiceOptions): PushService {
     async close() {
       if (closed) return;
       closed = true;
+      await running?.catch(() => undefined);
       await jobs.stop(3_000);
     },
   };

@@ -37,7 +37,10 @@ export function assertPushServiceEndpoint(endpoint: string, allowLocal: boolean)
 /** Throws a 400 unless p256dh is a point on P-256: a payload cannot be encrypted to anything else. */
 export function assertBrowserKey(p256dh: string): void {
   try {
-    createECDH("prime256v1").computeSecret(Buffer.from(p256dh, "base64url"));
+    // computeSecret refuses a point off the curve; it needs a key pair of its own to compute with.
+    const ecdh = createECDH("prime256v1");
+    ecdh.generateKeys();
+    ecdh.computeSecret(Buffer.from(p256dh, "base64url"));
   } catch {
     throw badRequest(P256DH_INVALID, { "keys.p256dh": P256DH_INVALID });
   }

@@ -1,0 +1,353 @@
+import { Agent as HttpsAgent } from "node:https";
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import pino from "pino";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { browserSubscription, decryptPush, readVapidAuthorization, startPushService, type BrowserSubscription, type LocalPushService } from "../../../tests/helpers/push-endpoint";
+import { createTestDatabase, signIn, type Agent } from "../../../tests/helpers/test-app";
+import { buildApp } from "../app";
+import { testConfig, type Config } from "../config";
+import type { Database } from "../db/client";
+import { makeDealership, makeUser, type MadeUser } from "../db/factories";
+import { pushNotifications } from "../db/schema/notifications";
+import { installationKeys } from "../db/schema/push";
+import { userTokens } from "../db/schema/users";
+import { createMailer } from "../mail/mailer";
+import { createPushService, PUSH_TTL_SECONDS, type PushService } from "./push-service";
+import { assertPushServiceEndpoint, MAX_ACTIVE_SUBSCRIPTIONS } from "./subscriptions";
+
+// Web push end to end (issue 11; decisions 110-113): a browser subscribes through the API, a lead is created, the
+// dispatcher records and queues the push in its transaction, the worker sends it to a push service on this machine
+// (HTTPS, RFC 8030), and the test reads it as the browser would: the VAPID signature (RFC 8292) checked and the
+// payload decrypted (RFC 8291) to the title and url the bell shows.
+
+let service: LocalPushService;
+let database: Database & { drop(): Promise<void> };
+let app: FastifyInstance;
+let push: PushService;
+let dealershipId: string;
+let manager: MadeUser;
+let rep: MadeUser;
+let colleague: MadeUser;
+let managerAgent: Agent;
+let repAgent: Agent;
+let colleagueAgent: Agent;
+let paths = 0;
+
+const config = (overrides: Partial<Config> = {}) => testConfig({ pushLocalEndpoints: true, ...overrides });
+
+async function appOn(db: Database, overrides: Partial<Config> = {}): Promise<{ app: FastifyInstance; push: PushService }> {
+  const appConfig = config(overrides);
+  const logger = pino({ level: "silent" });
+  const mailer = createMailer({ database: db, logger, from: appConfig.mailFrom, closeDrainMs: 0 });
+  // The test drains the queue itself; a failed try is due again at once.
+  const service_ = createPushService({
+    database: db,
+    logger,
+    config: appConfig,
+    worker: false,
+    retry: { tries: 2, delaySeconds: 0, backoff: false },
+    agent: new HttpsAgent({ ca: service.certificate }),
+  });
+  const built = await buildApp({ config: appConfig, database: db, mailer, push: service_ });
+  // As createTestApp does: the mail queue is started before ready (the test runs on a busy machine).
+  await built.mailer.start();
+  await built.ready();
+  return { app: built, push: service_ };
+}
+
+beforeAll(async () => {
+  service = await startPushService();
+  database = await createTestDatabase();
+  ({ app, push } = await appOn(database));
+  dealershipId = (await makeDealership(database.db, { name: "Push Motors" })).id;
+  manager = await makeUser(database.db, { memberships: [{ dealershipId, role: "management" }] });
+  rep = await makeUser(database.db, { memberships: [{ dealershipId, role: "sales" }] });
+  colleague = await makeUser(database.db, { memberships: [{ dealershipId, role: "sales" }] });
+  managerAgent = await signIn(app, manager);
+  repAgent = await signIn(app, rep);
+  colleagueAgent = await signIn(app, colleague);
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  await database?.drop();
+  await service?.close();
+});
+
+afterEach(async () => {
+  // Each test starts with nobody subscribed.
+  await database.db.update(userTokens).set({ active: false });
+});
+
+/** A fresh browser of `who`, subscribed through the API. */
+async function subscribe(who: Agent, device?: string): Promise<BrowserSubscription & { path: string }> {
+  const at = `/push/browser-${++paths}`;
+  const browser = browserSubscription(`${service.origin}${at}`);
+  const response = await who.post("/api/push/subscriptions", { ...browser.json, ...(device ? { device } : {}) });
+  expect(response.statusCode, response.body).toBe(201);
+  return { ...browser, path: at };
+}
+
+async function createLead(firstName: string): Promise<string> {
+  const response = await managerAgent.post(`/api/dealerships/${dealershipId}/leads`, { firstName, lastName: "Pusher", phone: "416-555-0142" });
+  expect(response.statusCode, response.body).toBe(201);
+  await app.events.flush();
+  return response.json<{ id: string }>().id;
+}
+
+async function recordFor(leadId: string) {
+  const [row] = await database.db.select().from(pushNotifications).where(eq(pushNotifications.leadId, leadId));
+  return row;
+}
+
+async function subscription(endpoint: string) {
+  const [row] = await database.db.select().from(userTokens).where(eq(userTokens.token, endpoint));
+  return row;
+}
+
+describe("a new lead reaches a rep's phone", () => {
+  it("as a signed VAPID push whose decrypted payload carries the bell's title and the lead's url", async () => {
+    const phone = await subscribe(repAgent, "Rep's phone");
+    const leadId = await createLead("Ada");
+
+    const pending = await recordFor(leadId);
+    expect(pending).toMatchObject({ status: "pending", sentCount: 0, type: "lead_created", title: "New Lead", dealershipId });
+    expect(pending!.targetUserIds).toContain(rep.id);
+    expect(pending!.targetUserIds).not.toContain(manager.id); // the one who created it is not told
+    expect(service.receivedAt(phone.path)).toHaveLength(0); // queued, not sent by the request
+
+    await push.drain();
+    const [received] = service.receivedAt(phone.path);
+    expect(received).toBeDefined();
+    const vapid = readVapidAuthorization(received!.headers.authorization);
+    expect(vapid.publicKey).toBe((await repAgent.get("/api/push/public-key")).json<{ publicKey: string }>().publicKey);
+    expect(vapid.claims.aud).toBe(service.origin);
+    expect(vapid.claims.sub).toMatch(/^(mailto:|https:)/);
+    expect(vapid.claims.exp * 1000).toBeGreaterThan(Date.now());
+    expect(received!.headers["content-encoding"]).toBe("aes128gcm");
+    expect(received!.headers.ttl).toBe(String(PUSH_TTL_SECONDS));
+    expect(received!.headers.urgency).toBe("high");
+
+    const payload = JSON.parse(decryptPush(phone, received!.body)) as Record<string, unknown>;
+    expect(payload).toEqual({
+      title: "New Lead",
+      body: "New lead: Ada Pusher",
+      message: "New lead: Ada Pusher",
+      url: `/leads/detail/${leadId}`,
+      type: "lead_created",
+      tag: pending!.id,
+    });
+    expect(await recordFor(leadId)).toMatchObject({ status: "sent", sentCount: 1 });
+  });
+
+  it("goes to every signed-in browser of every recipient, once each", async () => {
+    const phone = await subscribe(repAgent);
+    const tablet = await subscribe(repAgent);
+    const other = await subscribe(colleagueAgent);
+    const leadId = await createLead("Bea");
+    await push.drain();
+    for (const browser of [phone, tablet, other]) expect(service.receivedAt(browser.path)).toHaveLength(1);
+    expect(await recordFor(leadId)).toMatchObject({ status: "sent", sentCount: 3 });
+  });
+
+  it("writes no record and queues no job when no recipient has a subscription", async () => {
+    const leadId = await createLead("Cy");
+    expect(await recordFor(leadId)).toBeUndefined();
+  });
+
+  it("stops at a browser whose session signed out", async () => {
+    const user = await makeUser(database.db, { memberships: [{ dealershipId, role: "sales" }] });
+    const session = await signIn(app, user);
+    const phone = await subscribe(session);
+    expect((await session.post("/api/logout")).statusCode).toBe(200);
+    const leadId = await createLead("Di");
+    await push.drain();
+    expect(service.receivedAt(phone.path)).toHaveLength(0);
+    expect(await recordFor(leadId)).toBeUndefined();
+  });
+});
+
+describe("the push service's answers", () => {
+  it("410 Gone deactivates the subscription and the push is recorded failed", async () => {
+    const phone = await subscribe(repAgent);
+    service.answerNext(phone.path, 410);
+    const leadId = await createLead("Ed");
+    await push.drain();
+    expect(service.receivedAt(phone.path)).toHaveLength(1);
+    expect((await subscription(phone.json.endpoint))!.active).toBe(false);
+    expect(await recordFor(leadId)).toMatchObject({ status: "failed", sentCount: 0 });
+
+    // Gone for good: the next lead is not even queued for it.
+    const next = await createLead("Eve");
+    await push.drain();
+    expect(service.receivedAt(phone.path)).toHaveLength(1);
+    expect(await recordFor(next)).toBeUndefined();
+  });
+
+  it("404 deactivates the subscription as well", async () => {
+    const phone = await subscribe(repAgent);
+    service.answerNext(phone.path, 404);
+    await createLead("Flo");
+    await push.drain();
+    expect((await subscription(phone.json.endpoint))!.active).toBe(false);
+  });
+
+  it("a failing push service is tried again, and only the browsers not yet reached get the retry", async () => {
+    const phone = await subscribe(repAgent);
+    const laptop = await subscribe(repAgent);
+    service.answerNext(laptop.path, 503);
+    const leadId = await createLead("Gus");
+    await push.drain();
+    expect(service.receivedAt(laptop.path)).toHaveLength(2);
+    expect(service.receivedAt(phone.path)).toHaveLength(1); // no second copy on the phone
+    expect((await subscription(laptop.json.endpoint))!.active).toBe(true);
+    expect(await recordFor(leadId)).toMatchObject({ status: "sent", sentCount: 2 });
+  });
+
+  it("after the last try fails, the record says how many it reached", async () => {
+    const phone = await subscribe(repAgent);
+    const laptop = await subscribe(repAgent);
+    service.answerNext(laptop.path, 500, 500);
+    const leadId = await createLead("Hal");
+    await push.drain();
+    expect(service.receivedAt(laptop.path)).toHaveLength(2);
+    expect(service.receivedAt(phone.path)).toHaveLength(1);
+    expect(await recordFor(leadId)).toMatchObject({ status: "sent", sentCount: 1 });
+  });
+});
+
+describe("the subscription routes", () => {
+  it("give the VAPID public key to a signed-in user only", async () => {
+    const response = await repAgent.get("/api/push/public-key");
+    expect(response.statusCode).toBe(200);
+    expect(Buffer.from(response.json<{ publicKey: string }>().publicKey, "base64url")).toHaveLength(65);
+    expect((await app.inject({ method: "GET", url: "/api/push/public-key" })).statusCode).toBe(401);
+  });
+
+  it("keep the browser's subscription for the signed-in user, with its device label", async () => {
+    const phone = await subscribe(repAgent, "Lot iPad");
+    expect(await subscription(phone.json.endpoint)).toMatchObject({ userId: rep.id, device: "Lot iPad", active: true, userRole: "sales", sessionId: expect.any(String) });
+  });
+
+  it("refuse hostile subscriptions with a 400 that names the field, and keep nothing", async () => {
+    const good = browserSubscription(`${service.origin}/push/hostile`).json;
+    const cases: Array<[string, unknown]> = [
+      ["endpoint", { ...good, endpoint: `http://localhost:1/push` }],
+      ["endpoint", { ...good, endpoint: "https://push.example.com/x" }],
+      ["endpoint", { ...good, endpoint: "https://fcm.googleapis.com:8443/fcm/send/x" }],
+      ["endpoint", { ...good, endpoint: "https://user:pw@fcm.googleapis.com/fcm/send/x" }],
+      ["endpoint", { ...good, endpoint: `https://fcm.googleapis.com/fcm/send/${"x".repeat(1_000)}` }],
+      ["endpoint", { ...good, endpoint: "javascript:alert(1)" }],
+      ["endpoint", { ...good, endpoint: 42 }],
+      ["keys.p256dh", { ...good, keys: { ...good.keys, p256dh: "B".repeat(10_000) } }],
+      ["keys.p256dh", { ...good, keys: { ...good.keys, p256dh: `B${"!".repeat(86)}` } }],
+      ["keys.p256dh", { ...good, keys: { ...good.keys, p256dh: `B${"A".repeat(86)}` } }], // 0x04 0x00...: not on the curve
+      ["keys.auth", { ...good, keys: { ...good.keys, auth: "short" } }],
+      ["keys.auth", { ...good, keys: { ...good.keys, auth: "%%%%%%%%%%%%%%%%%%%%%%" } }],
+      ["keys", { endpoint: good.endpoint }],
+      ["device", { ...good, device: "d".repeat(101) }],
+    ];
+    const before = (await database.db.select().from(userTokens)).length;
+    for (const [field, body] of cases) {
+      const response = await repAgent.post("/api/push/subscriptions", body);
+      expect(response.statusCode, `${field}: ${response.body}`).toBe(400);
+      const answer = response.json<{ message: string; fields: Record<string, string> }>();
+      expect(answer.message).toBeTruthy();
+      expect(Object.keys(answer.fields), JSON.stringify(answer)).toContain(field);
+    }
+    expect(await database.db.select().from(userTokens)).toHaveLength(before);
+  });
+
+  it("accept only the known push services (and this machine only when PUSH_LOCAL_ENDPOINTS allows it)", () => {
+    expect(() => assertPushServiceEndpoint("https://fcm.googleapis.com/fcm/send/abc", false)).not.toThrow();
+    expect(() => assertPushServiceEndpoint("https://updates.push.services.mozilla.com/wpush/v2/abc", false)).not.toThrow();
+    expect(() => assertPushServiceEndpoint("https://web.push.apple.com/QGx", false)).not.toThrow();
+    expect(() => assertPushServiceEndpoint("https://wns2-by3p.notify.windows.com/w/?token=abc", false)).not.toThrow();
+    expect(() => assertPushServiceEndpoint("https://localhost:4443/push", false)).toThrow();
+    expect(() => assertPushServiceEndpoint("https://127.0.0.1/push", false)).toThrow();
+    expect(() => assertPushServiceEndpoint("https://evil-fcm.googleapis.com.example.net/x", false)).toThrow();
+    expect(() => assertPushServiceEndpoint("https://localhost:4443/push", true)).not.toThrow();
+  });
+
+  it("end only the caller's own subscription; another user's endpoint stays as it was", async () => {
+    const phone = await subscribe(repAgent);
+    const unsubscribe = (who: Agent, endpoint: unknown) =>
+      who.request({ method: "DELETE", url: "/api/push/subscriptions", payload: { endpoint } as object });
+
+    const theirs = await unsubscribe(colleagueAgent, phone.json.endpoint);
+    expect(theirs.statusCode).toBe(200);
+    expect((await subscription(phone.json.endpoint))!.active).toBe(true);
+
+    const mine = await unsubscribe(repAgent, phone.json.endpoint);
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json()).toEqual(theirs.json()); // the same answer: nobody learns whose browser it is
+    expect((await subscription(phone.json.endpoint))!.active).toBe(false);
+
+    const missing = await unsubscribe(repAgent, "");
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json<{ fields: Record<string, string> }>().fields).toHaveProperty("endpoint");
+  });
+
+  it("move an endpoint subscribed again by someone else (a shared showroom tablet) to them", async () => {
+    const tablet = await subscribe(repAgent);
+    const again = await colleagueAgent.post("/api/push/subscriptions", tablet.json);
+    expect(again.statusCode).toBe(201);
+    expect(await subscription(tablet.json.endpoint)).toMatchObject({ userId: colleague.id, active: true });
+    const leadId = await createLead("Ivy");
+    await push.drain();
+    expect(service.receivedAt(tablet.path)).toHaveLength(1);
+    expect((await recordFor(leadId))!.sentCount).toBe(1);
+  });
+
+  it(`keep at most ${MAX_ACTIVE_SUBSCRIPTIONS} browsers per user: the oldest stops receiving`, async () => {
+    const first = await subscribe(colleagueAgent);
+    for (let i = 0; i < MAX_ACTIVE_SUBSCRIPTIONS; i++) await subscribe(colleagueAgent);
+    expect((await subscription(first.json.endpoint))!.active).toBe(false);
+    const active = await database.db.select().from(userTokens).where(eq(userTokens.userId, colleague.id));
+    expect(active.filter((r) => r.active)).toHaveLength(MAX_ACTIVE_SUBSCRIPTIONS);
+  });
+});
+
+describe("the VAPID keys", () => {
+  it("are made once and kept: a second app on the same database signs with the same pair", async () => {
+    const first = (await repAgent.get("/api/push/public-key")).json<{ publicKey: string }>().publicKey;
+    const second = await appOn(database);
+    try {
+      const session = await signIn(second.app, rep);
+      expect((await session.get("/api/push/public-key")).json<{ publicKey: string }>().publicKey).toBe(first);
+    } finally {
+      await second.app.close();
+    }
+    const [kept] = await database.db.select().from(installationKeys).where(eq(installationKeys.name, "vapid"));
+    expect(kept!.value.publicKey).toBe(first);
+    expect(kept!.value.privateKey).toMatch(/^v1:/); // encrypted with APP_SECRET, not readable from the database alone
+  });
+
+  it("come from VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY when they are set", async () => {
+    const { publicKey, privateKey } = (await import("web-push")).default.generateVAPIDKeys();
+    const fromEnv = await appOn(database, { vapidKeys: { publicKey, privateKey } });
+    try {
+      const session = await signIn(fromEnv.app, rep);
+      expect((await session.get("/api/push/public-key")).json<{ publicKey: string }>().publicKey).toBe(publicKey);
+    } finally {
+      await fromEnv.app.close();
+    }
+  });
+
+  it("are replaced when APP_SECRET no longer reads them, and the old subscriptions end", async () => {
+    const phone = await subscribe(repAgent);
+    const before = (await repAgent.get("/api/push/public-key")).json<{ publicKey: string }>().publicKey;
+    const other = await appOn(database, { appSecret: "another-secret-of-at-least-32-characters" });
+    try {
+      const session = await signIn(other.app, rep);
+      const after = (await session.get("/api/push/public-key")).json<{ publicKey: string }>().publicKey;
+      expect(after).not.toBe(before);
+      expect((await subscription(phone.json.endpoint))!.active).toBe(false);
+    } finally {
+      await other.app.close();
+    }
+    // Put the pair back for the app of the other tests (it reads its keys once): made anew under the usual secret.
+    await database.db.delete(installationKeys);
+  });
+});
