@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { analyticsRoutes } from "./analytics/routes";
 import { appointmentRoutes } from "./appointments/routes";
 import { intakeRoutes } from "./intake/routes";
+import { leadCsvRoutes } from "./leads/csv-routes";
 import { leadDuplicateRoutes } from "./leads/duplicate-routes";
 import { leadRoutes } from "./leads/routes";
 import { speedToLeadRoutes } from "./leads/speed-to-lead-routes";
@@ -30,4 +31,5 @@ export const areaRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
   testDriveRoutes,
   analyticsRoutes,
   intakeRoutes,
+  leadCsvRoutes,
 ];

@@ -48,7 +48,7 @@ export const importRowErrorSchema = z.strictObject({
   fields: z.record(z.string(), z.string()),
 });
 
-export const importLeadFieldSchema = z.enum(["firstName", "lastName", "email", "phone", "description", "source"]);
+export const importLeadFieldSchema = z.enum(["firstName", "lastName", "email", "phone", "description"]);
 export type ImportLeadField = z.infer<typeof importLeadFieldSchema>;
 
 /** POST .../leads/import/preview: the file's columns, the mapping guessed from them, sample rows, errors. */
@@ -83,4 +83,5 @@ export const responses = {
   "POST /api/intake/adf": adfReceiptSchema,
   "POST /api/dealerships/:id/leads/import/preview": importPreviewSchema,
   "POST /api/dealerships/:id/leads/import": importResultSchema,
+  // GET /api/dealerships/:id/leads/export answers text/csv (tests/api/responses.test.ts NOT_JSON).
 } as const satisfies Record<string, z.ZodType>;
