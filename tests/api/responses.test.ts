@@ -16,6 +16,7 @@ import { responses as authResponses, currentUserSchema, type CurrentUser } from 
 import { responses as emailNotificationResponses } from "../../src/shared/schemas/responses/email-notifications";
 import { responses as notificationResponses } from "../../src/shared/schemas/responses/notifications";
 import { responses as leadResponses } from "../../src/shared/schemas/responses/leads";
+import { responses as intakeResponses } from "../../src/shared/schemas/responses/intake";
 import { responses as platformResponses } from "../../src/shared/schemas/responses/platform";
 import { responses as profileResponses } from "../../src/shared/schemas/responses/profile";
 import { responses as teamResponses } from "../../src/shared/schemas/responses/team";
@@ -39,6 +40,7 @@ import { deliverMail } from "../helpers/deliver-mail";
 const AREAS = {
   auth: authResponses,
   leads: leadResponses,
+  intake: intakeResponses,
   appointments: appointmentResponses,
   team: teamResponses,
   "email-notifications": emailNotificationResponses,
@@ -52,6 +54,7 @@ const AREAS = {
 const SCHEMAS = {
   ...authResponses,
   ...leadResponses,
+  ...intakeResponses,
   ...appointmentResponses,
   ...teamResponses,
   ...emailNotificationResponses,
@@ -70,6 +73,7 @@ const NOT_JSON = {
   "GET /api/calendar/:token.ics": "the calendar subscription itself: text/calendar for calendar apps (decision 023)",
   "DELETE /api/dealerships/:id/calendar-feed": "turning the subscription off: 204 with no body",
   "GET /api/avatars/:file": "a profile picture: image/webp (decision 084)",
+  "GET /api/dealerships/:id/leads/export": "the leads list as a CSV download: text/csv (decision 135)",
 } as const;
 type NotJsonRoute = keyof typeof NOT_JSON;
 
@@ -462,7 +466,41 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
     await makeTestDrive(t.db, { dealershipId: ours, takenOutBy: repUser.id, takenOutAt: new Date(Date.now() - 3_600_000) });
     return manager.get(`/api/dealerships/${ours}/sales-rep-analytics/30`);
   },
+
+  // Lead intake and CSV (issue 14)
+  "GET /api/dealerships/:id/intake/credentials": async () => {
+    await intakeCredential();
+    return manager.get(`/api/dealerships/${ours}/intake/credentials`);
+  },
+  "POST /api/dealerships/:id/intake/credentials": () => manager.post(`/api/dealerships/${ours}/intake/credentials`, { name: "Website" }),
+  "POST /api/dealerships/:id/intake/credentials/:credentialId/rotate": async () =>
+    manager.post(`/api/dealerships/${ours}/intake/credentials/${(await intakeCredential()).credential.id}/rotate`),
+  "DELETE /api/dealerships/:id/intake/credentials/:credentialId": async () =>
+    manager.delete(`/api/dealerships/${ours}/intake/credentials/${(await intakeCredential()).credential.id}`),
+  "GET /api/dealerships/:id/intake/documents": async () => {
+    await postAdf((await intakeCredential()).secret);
+    return manager.get(`/api/dealerships/${ours}/intake/documents`);
+  },
+  "POST /api/intake/adf": async () => postAdf((await intakeCredential()).secret),
+  "POST /api/dealerships/:id/leads/import/preview": () => uploadCsv(`/api/dealerships/${ours}/leads/import/preview`),
+  "POST /api/dealerships/:id/leads/import": () => uploadCsv(`/api/dealerships/${ours}/leads/import`),
+  "GET /api/dealerships/:id/leads/export": () => manager.get(`/api/dealerships/${ours}/leads/export`),
 };
+
+async function intakeCredential(): Promise<{ credential: { id: string }; secret: string }> {
+  const created = await manager.post(`/api/dealerships/${ours}/intake/credentials`, { name: "Provider" });
+  if (created.statusCode !== 201) throw new Error(`credential failed: ${created.statusCode} ${created.body}`);
+  return created.json();
+}
+
+function postAdf(secret: string) {
+  const xml = "<adf><prospect><customer><contact><name part=\"first\">Ada</name><name part=\"last\">Dee</name></contact></customer></prospect></adf>";
+  return anonymous(t.app).request({ method: "POST", url: "/api/intake/adf", headers: { "content-type": "application/xml", authorization: `Bearer ${secret}` }, payload: xml });
+}
+
+function uploadCsv(url: string) {
+  return manager.request({ method: "POST", url, headers: { "content-type": "text/csv" }, payload: "First Name,Last Name\nAda,Lovelace\n" });
+}
 
 function newClient() {
   return { dealershipId: ours, clientType: "new", firstName: "Rhea", lastName: "Sponse", email: freshEmail("driver"), phone: "416-555-0142" };
@@ -501,6 +539,11 @@ const NOT_JSON_ANSWERS: Record<NotJsonRoute, (response: LightMyRequestResponse) 
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^text\/calendar/);
     expect(response.body).toMatch(/^BEGIN:VCALENDAR/);
+  },
+  "GET /api/dealerships/:id/leads/export": (response) => {
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(response.body).toContain("First Name,Last Name,Email");
   },
   "GET /api/avatars/:file": (response) => {
     expect(response.statusCode).toBe(200);
