@@ -250,6 +250,11 @@ function sampleBody(method: string, url: string): Record<string, unknown> | null
     "POST /api/platform/dealerships/:id/invite": { email: "fuzz-platform-invitee@example.com", role: "sales", firstName: "Fuzz", lastName: "Invitee" },
     "PATCH /api/platform/users/:id": { firstName: "Fuzz", lastName: "User", email: "fuzz-user@example.com", phone: "416-555-0100" },
     "POST /api/platform/admins/grant": { email: "fuzz-admin@example.com" },
+    // Lead intake and CSV (issue 14): ADF comes as XML with a credential, CSV as text/csv; JSON is refused clearly.
+    "POST /api/dealerships/:id/intake/credentials": { name: "Fuzz Provider" },
+    "POST /api/intake/adf": { adf: "JSON is refused: ADF comes as XML with an intake credential" },
+    "POST /api/dealerships/:id/leads/import/preview": { csv: "JSON is refused: the file comes as text/csv" },
+    "POST /api/dealerships/:id/leads/import": { csv: "JSON is refused: the file comes as text/csv" },
   };
   const key = `${method} ${url}`;
   return samples[key] ?? null;
@@ -431,6 +436,7 @@ const NO_BODY = new Set([
   "POST /api/user/sessions/sign-out-others",
   "POST /api/platform/maintenance",
   "POST /api/platform/invites/:id/resend",
+  "POST /api/dealerships/:id/intake/credentials/:credentialId/rotate",
   "POST /api/notifications/:id/read",
   "POST /api/dealerships/:id/notifications/mark-all-read",
 ]);
