@@ -44,7 +44,8 @@ const SEES_ALL_CLAIMED = new Set(["frontDesk", "management"]);
 const SEARCH_TEXT =
   "(first_name || ' ' || last_name || ' | ' || coalesce(email, '') || ' | ' || coalesce(phone, '') || ' | ' || regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g'))";
 const NAME = "nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '')";
-const LEAD_COLUMNS = "id, first_name, last_name, email, phone, description, status, dealership_id, created_at, claimed_by, claimed_at";
+const LEAD_COLUMNS =
+  "id, first_name, last_name, email, phone, description, status, dealership_id, created_at, claimed_by, claimed_at, source, source_provider";
 
 /** The role a user holds in a dealership: an active membership, else management for a platform admin granted it. */
 function roleIn(dealership: string): string {
@@ -72,7 +73,10 @@ export function statements(userKey: string): Statements {
         case when l.id is null then null else ${roleIn("l.dealership_id")} end as role
       from sessions s join users u on u.id = ${userKey} left join leads l on l.id = $2
       where s.sid = $1 and s.expire > now()`,
-    claim: `update leads set status = 'claimed', claimed_by = $2, claimed_at = now()
+    // The claim also records the lead's first answer (speed-to-lead, decision 140), as the app's does.
+    claim: `update leads set status = 'claimed', claimed_by = $2, claimed_at = now(),
+        first_response_at = coalesce(first_response_at, now()), first_response_kind = coalesce(first_response_kind, 'claim'),
+        first_response_by = coalesce(first_response_by, $2)
       where id = $1 and status = 'new' and claimed_by is null
       returning ${LEAD_COLUMNS}, (select ${NAME} from users u where u.id = $2) as claimed_by_name`,
   };
@@ -137,6 +141,8 @@ interface LeadRecord {
   claimed_by: string | null;
   claimed_at: Date | null;
   claimed_by_name: string | null;
+  source: string;
+  source_provider: string | null;
   cursor_at?: string;
 }
 
@@ -155,6 +161,8 @@ function leadJson(r: LeadRecord) {
     claimedBy: r.claimed_by,
     claimedByName: r.claimed_by_name,
     claimedAt: r.claimed_at ? r.claimed_at.toISOString() : null,
+    source: r.source,
+    sourceProvider: r.source_provider,
   };
 }
 

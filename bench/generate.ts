@@ -78,7 +78,9 @@ export async function ensureClaimer(database: Database): Promise<void> {
 /** Puts every lead the claiming rep took back in the New Leads pool. */
 export async function returnClaimedLeads(database: Database): Promise<number> {
   const result = await database.db.execute(sql`
-    with back as (update leads set status = 'new', claimed_by = null, claimed_at = null where claimed_by = ${CLAIMER.id} returning 1)
+    with back as (update leads set status = 'new', claimed_by = null, claimed_at = null,
+      first_response_at = null, first_response_kind = null, first_response_by = null
+      where claimed_by = ${CLAIMER.id} returning 1)
     select count(*)::int as n from back`);
   return rowsOf<{ n: number }>(result)[0]?.n ?? 0;
 }

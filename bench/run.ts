@@ -36,6 +36,10 @@ const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:
 const PG_DB = "showroom_bench";
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? REPO);
 const RESULTS = path.join(HERE, "RESULTS.md");
+// BENCH_SCENARIOS=claim,new runs only those scenarios (keys in bench/scenarios.ts) and prints them without touching
+// RESULTS.md: for trying a change quickly; the recorded table always has every scenario.
+const ONLY_SCENARIOS = process.env.BENCH_SCENARIOS?.split(",").map((s) => s.trim()).filter(Boolean);
+const TIMED = ONLY_SCENARIOS ? SCENARIOS.filter((s) => ONLY_SCENARIOS.includes(s.key)) : SCENARIOS;
 
 const running = new Set<RunningServer>();
 let serverVersion = "?";
@@ -222,7 +226,7 @@ async function postgresTarget(): Promise<string> {
       await checkSameAnswers(targets, cookies, database, pool);
       console.log("  app and floor answer every scenario the same (status, body, Link)");
       for (let round = 1; round <= ROUNDS; round++) {
-        for (const scenario of SCENARIOS) {
+        for (const scenario of TIMED) {
           for (const connections of round === 1 ? [CONNECTIONS, FEW_CONNECTIONS] : [CONNECTIONS]) {
             for (let i = 0; i < targets.length; i++) {
               // Each round starts with a different server, so none always runs first (or after the claims' writes).
@@ -252,7 +256,7 @@ async function postgresTarget(): Promise<string> {
   }
 
   const names: [string, string, string] = ["app", "floor, unnamed SQL", "floor, prepared"];
-  const scenarioNames = SCENARIOS.map((s) => s.name);
+  const scenarioNames = TIMED.map((s) => s.name);
   const section = [
     `## PostgreSQL ${serverVersion} server: the app beside the floor`,
     "",
@@ -333,7 +337,7 @@ async function pgliteTarget(): Promise<string> {
     for (const who of Object.keys(PEOPLE) as Person[]) cookies[who] = await signIn(app.base, PEOPLE[who]);
     const target: Target = { name: "app", pid: app.pid, base: app.base };
     const claimed = { next: 0 };
-    for (const scenario of SCENARIOS) {
+    for (const scenario of TIMED) {
       for (const connections of [CONNECTIONS, FEW_CONNECTIONS]) {
         const figures = await timedRun(target, loadFor(scenario, cookies[scenario.who], connections, pool, claimed));
         runs.push({ scenario: scenario.name, connections, server: "app", round: 1, figures });
@@ -365,7 +369,7 @@ async function pgliteTarget(): Promise<string> {
     "",
     "### 1,000,000 leads",
     "",
-    aloneTable(runs, SCENARIOS.map((s) => s.name), [CONNECTIONS, FEW_CONNECTIONS], "app"),
+    aloneTable(runs, TIMED.map((s) => s.name), [CONNECTIONS, FEW_CONNECTIONS], "app"),
     "",
     memory,
     "",
@@ -444,9 +448,10 @@ async function main(): Promise<void> {
     await demoTarget(); // prints its figures; RESULTS.md keeps the demo with the rest of the PGlite section
     return;
   }
-  if (!only || only === "postgres") writeSection("postgres", await postgresTarget());
-  if (!only || only === "pglite") writeSection("pglite", await pgliteTarget());
-  console.log(`\nwrote ${path.relative(process.cwd(), RESULTS)}`);
+  const record = (key: "postgres" | "pglite", section: string) => (ONLY_SCENARIOS ? console.log(`\n${section}`) : writeSection(key, section));
+  if (!only || only === "postgres") record("postgres", await postgresTarget());
+  if (!only || only === "pglite") record("pglite", await pgliteTarget());
+  if (!ONLY_SCENARIOS) console.log(`\nwrote ${path.relative(process.cwd(), RESULTS)}`);
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

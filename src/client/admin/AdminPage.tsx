@@ -1,9 +1,10 @@
-import { Mail, ShieldAlert, Users } from "lucide-react";
+import { Inbox, Mail, ShieldAlert, Users } from "lucide-react";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Card } from "../components/ui/card";
 import { Skeleton } from "../components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/tabs";
 import { useCan, useCurrentDealership, useRole } from "../dealerships/dealership-context";
+import { LeadIntakeCard } from "../intake/LeadIntakeCard";
 import { EmailNotificationsTab } from "./EmailNotificationsTab";
 import { UsersTab } from "./UsersTab";
 
@@ -45,12 +46,18 @@ export function AdminPage() {
           <TabsTrigger value="email" className="flex-1 sm:flex-none">
             <Mail aria-hidden="true" /> Email Notifications
           </TabsTrigger>
+          <TabsTrigger value="intake" className="flex-1 sm:flex-none">
+            <Inbox aria-hidden="true" /> Lead Intake
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="users" className="min-w-0">
           <UsersTab key={dealership.id} dealershipId={dealership.id} dealershipName={dealership.name} />
         </TabsContent>
         <TabsContent value="email" className="min-w-0">
           <EmailNotificationsTab key={dealership.id} dealershipId={dealership.id} />
+        </TabsContent>
+        <TabsContent value="intake" className="min-w-0">
+          <LeadIntakeCard key={dealership.id} dealershipId={dealership.id} />
         </TabsContent>
       </Tabs>
     </div>

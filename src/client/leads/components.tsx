@@ -50,6 +50,7 @@ export function CustomerCell({ lead, showDescription = true }: { lead: Lead; sho
       <Link to={`/leads/detail/${lead.id}`} className="block truncate font-semibold text-foreground hover:text-primary hover:underline">
         {fullName(lead)}
       </Link>
+      <LeadSourceBadge lead={lead} />
       {showDescription && lead.description && <p className="mt-0.5 line-clamp-1 max-w-64 text-xs text-muted-foreground">{lead.description}</p>}
     </div>
   );
