@@ -3,17 +3,28 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { AuthProvider } from "./auth/auth-provider";
-import { DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY } from "./auth/keys";
-import { probablySignedIn } from "./auth/signed-in-hint";
+import { DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY, USER_KEY } from "./auth/keys";
+import { probablySignedIn, rememberSignedIn } from "./auth/signed-in-hint";
 import { ToasterOnDemand } from "./components/toaster-on-demand";
+import { takeServerAnswers } from "./lib/first-screen";
 import { queryClient } from "./lib/query-client";
 import { AppRoutes, preloadFirstScreen } from "./routes";
 import "./styles.css";
 
+// The server wrote who this is into the page (decision 125): the first screen draws without asking the API first.
+const answers = takeServerAnswers();
+if (answers) {
+  rememberSignedIn(answers.user !== null);
+  queryClient.setQueryData(USER_KEY, answers.user);
+  if (answers.user !== null) {
+    queryClient.setQueryData(DEALERSHIPS_KEY, answers.dealerships);
+    queryClient.setQueryData(PLATFORM_ADMIN_STATUS_KEY, answers.platformAdminStatus);
+  }
+}
 preloadFirstScreen(window.location.pathname);
-// A returning user's dealerships and admin status are asked together with "who is this?" instead of after it
-// (issue 12). A 401 here is only a stale hint: it signs nobody out, the user query decides.
-if (probablySignedIn()) {
+// Without the server's answers, a returning user's dealerships and admin status are asked together with "who is
+// this?" instead of after it (issue 12). A 401 here is only a stale hint: it signs nobody out, the user query decides.
+if (!answers && probablySignedIn()) {
   for (const queryKey of [DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY]) void queryClient.prefetchQuery({ queryKey, meta: { allowUnauthorized: true } });
 }
 

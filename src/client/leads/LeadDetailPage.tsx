@@ -23,6 +23,7 @@ import { cn } from "../lib/utils";
 import { useDeleteLead, useLead, useUpdateLead, useUpdateLeadStatus } from "./api";
 import { ClaimButton, LeadStatusBadge, TimeAgo } from "./components";
 import { DeleteLeadDialog } from "./lead-row-menu";
+import { LeadSourceBadge } from "../intake/LeadSourceBadge";
 import { LeadTestDrives } from "./LeadTestDrives";
 import { useClaimAction } from "./use-lead-actions";
 

@@ -9,6 +9,7 @@ import { Card } from "../components/ui/card";
 import { SearchInput } from "../components/ui/search-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select";
 import { useCan, useCurrentDealership } from "../dealerships/dealership-context";
+import { LeadsCsvActions } from "../intake/LeadsCsvActions";
 import { useLeadList } from "./api";
 import { ContactLines, CustomerCell, LeadList, LeadListSkeleton, LoadMoreLeads, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
 import { LeadRowMenu } from "./lead-row-menu";

@@ -8,6 +8,7 @@ import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { useLeadList, useSendReminder } from "./api";
 import { ClaimButton, ContactLines, CustomerCell, LeadList, LeadListSkeleton, LoadMoreLeads, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
+import { LeadsCsvActions } from "../intake/LeadsCsvActions";
 import { LeadRowMenu } from "./lead-row-menu";
 import { useClaimAction, useDeleteAction } from "./use-lead-actions";
 
@@ -46,6 +47,7 @@ export function NewLeadsPage() {
         description="Unclaimed customer enquiries. Claim one to add it to your clients."
         actions={
           <>
+            <LeadsCsvActions dealershipId={dealershipId} filters={{ type: "new" }} />
             {canRemind && hasLeads && (
               <Button variant="outline" onClick={sendReminder} disabled={reminder.isPending}>
                 <BellRing />

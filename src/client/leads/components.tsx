@@ -8,6 +8,7 @@ import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
 import { Skeleton } from "../components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../components/ui/table";
+import { LeadSourceBadge } from "../intake/LeadSourceBadge";
 import { cn } from "../lib/utils";
 
 // Pieces shared by the leads screens and the dashboard: status badge, contact lines, the Claim button with its

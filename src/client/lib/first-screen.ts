@@ -29,3 +29,27 @@ function subscribe(listener: () => void) {
 export function useFirstScreenDrawn(): boolean {
   return useSyncExternalStore(subscribe, () => drawn, () => drawn);
 }
+
+/** What the server wrote into index.html for this session (src/server/http/static.ts, decision 125). */
+export interface ServerAnswers {
+  user: unknown;
+  dealerships?: unknown;
+  platformAdminStatus?: unknown;
+}
+
+/**
+ * The server's answers to "who is this?" (user, dealerships, platform-admin status) when it served index.html,
+ * read once: they save the first screen one or two API rounds. null when the page came without them (the Vite dev
+ * server, an older server): the app then asks the API as before.
+ */
+export function takeServerAnswers(): ServerAnswers | null {
+  const element = document.getElementById("first-screen-data");
+  if (!element) return null;
+  element.remove();
+  try {
+    const answers = JSON.parse(element.textContent ?? "") as ServerAnswers;
+    return answers && typeof answers === "object" && "user" in answers ? answers : null;
+  } catch {
+    return null;
+  }
+}
