@@ -25,6 +25,7 @@ import { toast } from "../lib/toast";
 import { useSalesRepAnalytics } from "./api";
 import { ChartSkeleton, StatCard, StatCardsSkeleton } from "./components";
 import { oneDecimalText, perDay, shortMonthDay } from "./format";
+import { SpeedToLeadPanel } from "./SpeedToLeadPanel";
 
 // /sales-analytics (spec part 2 §2 Sales Rep Analytics), management only: Last 7 / 30 / 90 Days or Last Year (?days=,
 // default 30); Sales Reps, Leads Claimed, Appointments and Test Drives; a chart of each rep's activity; Top Performers;
@@ -125,6 +126,10 @@ function Analytics({ dealershipId, dealershipName, timezone }: { dealershipId: s
       ) : (
         <Figures data={data} days={days} timezone={timezone} updating={query.isPlaceholderData} />
       )}
+      {/* Speed to lead for the same period (issue 14, decision 141). */}
+      <div className="mt-6">
+        <SpeedToLeadPanel dealershipId={dealershipId} days={days} />
+      </div>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import type { DealershipSummary } from "../../shared/schemas/responses/auth";
 import { UpcomingAppointments } from "../appointments/UpcomingAppointments";
 import { MetricCards } from "./MetricCards";
 import { RecentLeads } from "./RecentLeads";
+import { SpeedToLeadCard } from "./SpeedToLeadCard";
 
 // The dashboard's sections, top to bottom (part 1 §2.3). Each area adds its own with one line, e.g.
 //   { key: "metrics", Component: DashboardMetrics, span: "full" },
@@ -27,4 +28,6 @@ export const dashboardSections: DashboardSection[] = [
   { key: "recent-leads", Component: RecentLeads, span: "wide" },
   // Upcoming appointments sits beside Recent Leads (the "wide" section placed before it), part 1 §2.3.
   { key: "upcoming", Component: UpcomingAppointments, span: "narrow" },
+  // How fast leads were answered, last 7 days (issue 14, decision 141).
+  { key: "speed-to-lead", Component: SpeedToLeadCard, span: "full" },
 ];

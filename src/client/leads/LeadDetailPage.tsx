@@ -23,6 +23,8 @@ import { cn } from "../lib/utils";
 import { useDeleteLead, useLead, useUpdateLead, useUpdateLeadStatus } from "./api";
 import { ClaimButton, LeadStatusBadge, TimeAgo } from "./components";
 import { DeleteLeadDialog } from "./lead-row-menu";
+import { DuplicateBanner } from "./DuplicateBanner";
+import { recordCall } from "./duplicates-api";
 import { LeadSourceBadge } from "../intake/LeadSourceBadge";
 import { LeadTestDrives } from "./LeadTestDrives";
 import { useClaimAction } from "./use-lead-actions";
@@ -172,6 +174,7 @@ export function LeadDetailPage() {
         }
       />
       <DeleteLeadDialog lead={lead} open={confirmDelete} onOpenChange={setConfirmDelete} onConfirm={() => void deleteLead()} />
+      <DuplicateBanner lead={lead} dealershipId={dealershipId} />
 
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="grid content-start gap-6 lg:col-span-2">
@@ -232,8 +235,11 @@ export function LeadDetailPage() {
                 </form>
               ) : (
                 <dl className="grid gap-5 sm:grid-cols-2" data-testid="lead-information">
-                  <Field label="Status" className="sm:col-span-2">
+                  <Field label="Status">
                     <LeadStatusBadge status={lead.status} />
+                  </Field>
+                  <Field label="Source">
+                    <LeadSourceBadge lead={lead} />
                   </Field>
                   <Field label="First Name">{lead.firstName}</Field>
                   <Field label="Last Name">{lead.lastName}</Field>
@@ -248,7 +254,8 @@ export function LeadDetailPage() {
                   </Field>
                   <Field label="Phone">
                     {lead.phone ? (
-                      <a href={`tel:${lead.phone.replace(/[^\d+]/g, "")}`} className="tabular-nums text-primary hover:underline">
+                      // A call is an answer to the lead (speed-to-lead, decision 140).
+                      <a href={`tel:${lead.phone.replace(/[^\d+]/g, "")}`} onClick={() => recordCall(lead.id)} className="tabular-nums text-primary hover:underline">
                         {lead.phone}
                       </a>
                     ) : (

@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { mergeLeadsSchema } from "../../shared/schemas/lead-duplicates";
 import { requireUser } from "../auth/current-user";
 import { requireCapability } from "../auth/tenancy";
-import { notFound, parseInput } from "../http/errors";
+import { conflict, HttpError, notFound, parseInput } from "../http/errors";
 import { dismissDuplicate, possibleDuplicates } from "./duplicates";
-import { mergeLeads } from "./merge";
+import { ALREADY_MERGED, mergedAwayFor, mergeLeads } from "./merge";
 import { visibleLead } from "./routes";
 
 // Possible duplicates on the lead's page and merging them (issue 14; decisions 137-139). The lead of the path is found
@@ -22,8 +22,12 @@ export async function leadDuplicateRoutes(app: FastifyInstance): Promise<void> {
 
   // The lead of the path is kept; mergeLeadId is folded into it and deleted.
   app.post<LeadParams>("/api/leads/:id/merge", async (request) => {
-    await requireUser(request);
-    const { viewer } = await visibleLead(request, request.params.id);
+    const user = await requireUser(request);
+    const found = await visibleLead(request, request.params.id).catch(async (error: unknown) => {
+      if (error instanceof HttpError && error.statusCode === 404 && (await mergedAwayFor(app.db, user.id, request.params.id))) throw conflict(ALREADY_MERGED);
+      throw error;
+    });
+    const { viewer } = found;
     requireCapability(viewer, "mergeLeads", MERGE_FORBIDDEN);
     const input = parseInput(mergeLeadsSchema, request.body);
     return app.db.transaction((tx) => mergeLeads(tx, viewer, request.params.id, input.mergeLeadId, input.choices));

@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { LEAD_DESCRIPTION_MAX } from "../../shared/schemas/lead";
 import type { MergeChoices, MergeResult } from "../../shared/schemas/lead-duplicates";
-import type { Viewer } from "../auth/tenancy";
-import type { Tx } from "../db/client";
+import { roleSql, type Viewer } from "../auth/tenancy";
+import type { Db, Tx } from "../db/client";
 import { appointments } from "../db/schema/appointments";
 import { leadMerges } from "../db/schema/lead-duplicates";
 import { leads } from "../db/schema/leads";
@@ -38,6 +38,19 @@ async function wasMergedAway(tx: Tx, dealershipId: string, id: string): Promise<
     .select({ id: leadMerges.id })
     .from(leadMerges)
     .where(and(eq(leadMerges.mergedLeadId, id), eq(leadMerges.dealershipId, dealershipId)))
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Whether a lead that is not found was merged away in a dealership the user belongs to: the merge route answers 409
+ * for it rather than 404 (a second merge of the pair, or the merge started from the merged-away lead's page).
+ */
+export async function mergedAwayFor(db: Db, userId: string, leadId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: leadMerges.id })
+    .from(leadMerges)
+    .where(and(eq(leadMerges.mergedLeadId, leadId), sql`${roleSql(userId, leadMerges.dealershipId)} is not null`))
     .limit(1);
   return Boolean(row);
 }

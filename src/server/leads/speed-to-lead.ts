@@ -85,7 +85,8 @@ export async function speedToLead(db: Db, viewer: Viewer, days: number, now: Dat
     ),
     arrived as (
       select l.first_response_by,
-             greatest(0, extract(epoch from (l.first_response_at - l.created_at))) as seconds
+             -- greatest() skips nulls: an unanswered lead must stay null, not become 0 seconds
+             case when l.first_response_at is not null then greatest(0, extract(epoch from (l.first_response_at - l.created_at))) end as seconds
       from ${leads} l, bounds
       where l.dealership_id = ${viewer.dealershipId}
         and l.created_at >= bounds.start and l.created_at <= ${nowIso}::timestamptz

@@ -1,0 +1,69 @@
+import { Timer } from "lucide-react";
+import { formatResponseTime, SPEED_TO_LEAD_DASHBOARD_DAYS } from "../../shared/speed-to-lead";
+import type { SpeedFigures } from "../../shared/schemas/speed-to-lead";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
+import { Skeleton } from "../components/ui/skeleton";
+import { useSpeedToLead } from "../leads/duplicates-api";
+import type { DashboardSectionProps } from "./sections";
+
+// Speed-to-lead on the dashboard (issue 14; decisions 140, 141): how fast the dealership answered the leads of the
+// last 7 days on its clock: the median wait and the share answered within 5 and 15 minutes.
+
+const percent = (share: number | null) => (share === null ? "—" : `${Math.round(share * 100)}%`);
+
+/** The three figures, shared with the sales-rep analytics. */
+export function SpeedFiguresRow({ figures }: { figures: SpeedFigures }) {
+  const unanswered = figures.arrived - figures.answered;
+  return (
+    <>
+      <dl className="grid grid-cols-3 gap-3">
+        <div className="grid gap-1">
+          <dt className="text-xs font-medium text-muted-foreground">Median answer</dt>
+          <dd className="text-2xl font-bold tabular-nums tracking-tight" data-testid="speed-median">
+            {formatResponseTime(figures.medianSeconds)}
+          </dd>
+        </div>
+        <div className="grid gap-1">
+          <dt className="text-xs font-medium text-muted-foreground">Within 5 min</dt>
+          <dd className="text-2xl font-bold tabular-nums tracking-tight" data-testid="speed-within5">
+            {percent(figures.within5Share)}
+          </dd>
+        </div>
+        <div className="grid gap-1">
+          <dt className="text-xs font-medium text-muted-foreground">Within 15 min</dt>
+          <dd className="text-2xl font-bold tabular-nums tracking-tight" data-testid="speed-within15">
+            {percent(figures.within15Share)}
+          </dd>
+        </div>
+      </dl>
+      <p className="mt-3 text-xs text-muted-foreground" data-testid="speed-counts">
+        {figures.arrived} {figures.arrived === 1 ? "lead" : "leads"} arrived
+        {unanswered > 0 ? ` · ${unanswered} not answered yet` : ""}
+      </p>
+    </>
+  );
+}
+
+export function SpeedToLeadCard({ dealership }: DashboardSectionProps) {
+  const query = useSpeedToLead(dealership.id, SPEED_TO_LEAD_DASHBOARD_DAYS);
+  return (
+    <Card data-testid="speed-to-lead-card">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Timer className="size-5 text-primary" aria-hidden="true" />
+          Speed to Lead
+        </CardTitle>
+        <CardDescription>Time from a lead&apos;s arrival to its first claim, call or status change, last 7 days</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {query.data ? (
+          <SpeedFiguresRow figures={query.data.dealership} />
+        ) : query.isError ? (
+          <p className="text-sm text-muted-foreground">The figures could not be loaded.</p>
+        ) : (
+          <Skeleton className="h-16 w-full" />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
