@@ -198,6 +198,9 @@ function sampleBody(method: string, url: string): Record<string, unknown> | null
     },
     "PATCH /api/leads/:id": { firstName: "Fuzz", lastName: "Lead", email: "lead@example.com", phone: "555-123-4567", description: "Edited", status: "contacted" },
     "PATCH /api/leads/:id/status": { status: "contacted" },
+    // Duplicates and speed-to-lead (issue 14): merging a lead with itself is a 400, so the fuzz never deletes the lead.
+    "POST /api/leads/:id/merge": { mergeLeadId: known.lead, choices: { firstName: "merged", description: "both" } },
+    "PUT /api/dealerships/:id/speed-to-lead/settings": { unattendedLeadMinutes: 20 },
     "POST /api/dealerships/:id/invites": { email: "fuzz-second@example.com", firstName: "Fuzz", lastName: "Second", role: "sales" },
     "POST /api/auth/email-verification/request": { email: known.inviteEmail },
     "POST /api/auth/email-verification/verify": {
@@ -255,6 +258,13 @@ function sampleBody(method: string, url: string): Record<string, unknown> | null
     "POST /api/intake/adf": { adf: "JSON is refused: ADF comes as XML with an intake credential" },
     "POST /api/dealerships/:id/leads/import/preview": { csv: "JSON is refused: the file comes as text/csv" },
     "POST /api/dealerships/:id/leads/import": { csv: "JSON is refused: the file comes as text/csv" },
+    // Web push (issue 11): a browser's PushSubscription JSON on a known push service, with a real P-256 key.
+    "POST /api/push/subscriptions": {
+      endpoint: "https://fcm.googleapis.com/fcm/send/fuzz-browser",
+      expirationTime: null,
+      keys: { p256dh: "BI5N6bauSTJUOwI1CqIL8l5rgO8OCKzs07LtAZEFwPNb7CczA1ItYUx0wCWye3Z551rhCVdlltJLYmRrhwBj4uc", auth: "kn2POr-j22bp0aiGsY3wuA" },
+      device: "Fuzz phone",
+    },
   };
   const key = `${method} ${url}`;
   return samples[key] ?? null;
@@ -429,6 +439,7 @@ describe("every route under hostile input", () => {
 const NO_BODY = new Set([
   "POST /api/logout",
   "POST /api/leads/:id/claim",
+  "POST /api/leads/:id/call",
   "POST /api/dealerships/:id/leads/remind-unattended",
   "POST /api/dealerships/:id/invites/:inviteId/resend",
   "POST /api/auth/2fa/setup",

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from "node:crypto";
 import type { LightMyRequestResponse } from "fastify";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
@@ -15,6 +16,7 @@ import { responses as appointmentResponses, type Appointment } from "../../src/s
 import { responses as authResponses, currentUserSchema, type CurrentUser } from "../../src/shared/schemas/responses/auth";
 import { responses as emailNotificationResponses } from "../../src/shared/schemas/responses/email-notifications";
 import { responses as notificationResponses } from "../../src/shared/schemas/responses/notifications";
+import { responses as pushResponses } from "../../src/shared/schemas/responses/push";
 import { responses as leadResponses } from "../../src/shared/schemas/responses/leads";
 import { responses as intakeResponses } from "../../src/shared/schemas/responses/intake";
 import { responses as platformResponses } from "../../src/shared/schemas/responses/platform";
@@ -45,6 +47,7 @@ const AREAS = {
   team: teamResponses,
   "email-notifications": emailNotificationResponses,
   notifications: notificationResponses,
+  push: pushResponses,
   platform: platformResponses,
   profile: profileResponses,
   vehicles: vehicleResponses,
@@ -59,6 +62,7 @@ const SCHEMAS = {
   ...teamResponses,
   ...emailNotificationResponses,
   ...notificationResponses,
+  ...pushResponses,
   ...platformResponses,
   ...profileResponses,
   ...vehicleResponses,
@@ -316,6 +320,15 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
     return manager.post(`/api/dealerships/${ours}/notifications/mark-all-read`);
   },
 
+  // Web push (issue 11, decision 111)
+  "GET /api/push/public-key": () => rep.get("/api/push/public-key"),
+  "POST /api/push/subscriptions": () => rep.post("/api/push/subscriptions", browserPush(freshEmail("push"))),
+  "DELETE /api/push/subscriptions": async () => {
+    const browser = browserPush(freshEmail("push-off"));
+    await rep.post("/api/push/subscriptions", browser);
+    return rep.request({ method: "DELETE", url: "/api/push/subscriptions", payload: { endpoint: browser.endpoint } });
+  },
+
   // E-mail notifications
   "GET /api/dealerships/:id/email-notifications/triggers": () => manager.get(`/api/dealerships/${ours}/email-notifications/triggers`),
   "PATCH /api/dealerships/:id/email-notifications/triggers/:triggerId": async () =>
@@ -500,6 +513,17 @@ function postAdf(secret: string) {
 
 function uploadCsv(url: string) {
   return manager.request({ method: "POST", url, headers: { "content-type": "text/csv" }, payload: "First Name,Last Name\nAda,Lovelace\n" });
+}
+
+/** A browser's PushSubscription JSON on a known push service (a P-256 key made here; nothing is sent in this test). */
+function browserPush(name: string) {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://fcm.googleapis.com/fcm/send/${encodeURIComponent(name)}`,
+    expirationTime: null,
+    keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") },
+  };
 }
 
 function newClient() {
