@@ -18,6 +18,8 @@ import { responses as emailNotificationResponses } from "../../src/shared/schema
 import { responses as notificationResponses } from "../../src/shared/schemas/responses/notifications";
 import { responses as pushResponses } from "../../src/shared/schemas/responses/push";
 import { responses as leadResponses } from "../../src/shared/schemas/responses/leads";
+import { responses as leadDuplicateResponses } from "../../src/shared/schemas/responses/lead-duplicates";
+import { responses as speedToLeadResponses } from "../../src/shared/schemas/responses/speed-to-lead";
 import { responses as intakeResponses } from "../../src/shared/schemas/responses/intake";
 import { responses as platformResponses } from "../../src/shared/schemas/responses/platform";
 import { responses as profileResponses } from "../../src/shared/schemas/responses/profile";
@@ -53,6 +55,8 @@ const AREAS = {
   vehicles: vehicleResponses,
   "test-drives": testDriveResponses,
   analytics: analyticsResponses,
+  "lead-duplicates": leadDuplicateResponses,
+  "speed-to-lead": speedToLeadResponses,
 };
 const SCHEMAS = {
   ...authResponses,
@@ -68,6 +72,8 @@ const SCHEMAS = {
   ...vehicleResponses,
   ...testDriveResponses,
   ...analyticsResponses,
+  ...leadDuplicateResponses,
+  ...speedToLeadResponses,
 };
 type JsonRoute = keyof typeof SCHEMAS;
 
@@ -159,6 +165,17 @@ async function managerHasNotification(): Promise<string> {
   return newest.id;
 }
 
+/** Two leads of one customer made through the API, so the second is linked to the first (issue 14). */
+async function twinLeads(): Promise<[string, string]> {
+  const email = freshEmail("twin");
+  const ids: string[] = [];
+  for (const firstName of ["Tia", "Tina"]) {
+    const response = await manager.post(`/api/dealerships/${ours}/leads`, { firstName, lastName: "Twin", email });
+    ids.push(response.json<{ id: string }>().id);
+  }
+  return [ids[0]!, ids[1]!];
+}
+
 async function newAppointment(): Promise<string> {
   return (await makeAppointment(t.db, { dealershipId: ours, userId: managerUser.id, date: tomorrow, time: "14:00" })).id;
 }
@@ -237,6 +254,22 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
   "DELETE /api/leads/:id": async () => manager.delete(`/api/leads/${(await makeLead(t.db, { dealershipId: ours })).id}`),
   "POST /api/dealerships/:id/leads/remind-unattended": () => manager.post(`/api/dealerships/${ours}/leads/remind-unattended`),
   "GET /api/dealerships/:id/metrics": () => manager.get(`/api/dealerships/${ours}/metrics`),
+  // Duplicates, merge and speed-to-lead (issue 14).
+  "GET /api/leads/:id/duplicates": async () => {
+    const [, second] = await twinLeads();
+    return manager.get(`/api/leads/${second}/duplicates`);
+  },
+  "POST /api/leads/:id/merge": async () => {
+    const [first, second] = await twinLeads();
+    return manager.post(`/api/leads/${first}/merge`, { mergeLeadId: second, choices: { description: "both" } });
+  },
+  "DELETE /api/leads/:id/duplicates/:otherId": async () => {
+    const [first, second] = await twinLeads();
+    return manager.delete(`/api/leads/${first}/duplicates/${second}`);
+  },
+  "GET /api/dealerships/:id/speed-to-lead": () => manager.get(`/api/dealerships/${ours}/speed-to-lead?days=30`),
+  "PUT /api/dealerships/:id/speed-to-lead/settings": () => manager.put(`/api/dealerships/${ours}/speed-to-lead/settings`, { unattendedLeadMinutes: 20 }),
+  "POST /api/leads/:id/call": () => rep.post(`/api/leads/${leadWithAppointment}/call`),
 
   // Appointments and the calendar
   "POST /api/dealerships/:id/appointments": () =>

@@ -167,7 +167,7 @@ describe("the service worker", () => {
   it("is registered with a version query and served as JavaScript without a long cache", async () => {
     const { page, context } = await newPage(suite.browser, suite.server.url);
     await page.goto("/auth");
-    await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistrations())[0]?.active !== null, undefined, { timeout: 15_000 });
+    await page.waitForFunction(async () => Boolean((await navigator.serviceWorker.getRegistrations())[0]?.active), undefined, { timeout: 15_000 });
     const scripts = await page.evaluate(async () =>
       (await navigator.serviceWorker.getRegistrations()).map((r) => (r.active ?? r.waiting ?? r.installing)?.scriptURL ?? ""),
     );
