@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import { fullName } from "../../shared/format";
+import { DEFAULT_LEAD_SOURCE, FORM_LEAD_SOURCES, LEAD_SOURCE_LABELS } from "../../shared/lead-source";
 import { createLeadSchema } from "../../shared/schemas/lead";
 import { PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";

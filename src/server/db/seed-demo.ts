@@ -6,6 +6,7 @@ import { seedDemoTeam } from "../team/demo";
 import { seedDemoAppointments } from "../appointments/demo";
 import { seedDemoLeads } from "../leads/demo";
 import { seedDemoTestDrives } from "../test-drives/demo";
+import { seedDemoNotifications } from "../notifications/in-app-demo";
 
 export const DEMO_PASSWORD = "showroom123";
 
@@ -61,6 +62,7 @@ export async function seedDemo(db: Db): Promise<DemoLogin[]> {
   await seedDemoLeads(world);
   await seedDemoAppointments(world); // after the leads seed, so demo appointments can link to demo leads
   await seedDemoTestDrives(world);
+  await seedDemoNotifications(world); // last: the bell replays the recent leads
 
   const logins: DemoLogin[] = [
     { email: people.sales.email, role: "sales (Northside Motors)" },
