@@ -35,8 +35,10 @@ export const notifications = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    // The bell's list: one user's newest in one dealership.
-    index("notifications_user_dealership_created_idx").on(t.userId, t.dealershipId, t.createdAt.desc()),
+    // The bell's list: one user's newest in one dealership, in the list's exact order (id breaks ties), so a page is
+    // one backward index range; without id the planner preferred walking created_at across everyone's rows. Ascending
+    // on purpose: read backwards it is exactly `created_at desc, id desc` (nulls first), which a DESC NULLS LAST is not.
+    index("notifications_user_dealership_newest_idx").on(t.userId, t.dealershipId, t.createdAt, t.id),
     // The badge: only unread rows are in it, so counting stays small however long the history.
     index("notifications_unread_idx").on(t.userId, t.dealershipId).where(sql`not ${t.read}`),
     // Retention pruning (decision 103) and a deleted lead's `set null`.

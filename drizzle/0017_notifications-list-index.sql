@@ -1,0 +1,2 @@
+DROP INDEX "notifications_user_dealership_created_idx";--> statement-breakpoint
+CREATE INDEX "notifications_user_dealership_newest_idx" ON "notifications" USING btree ("user_id","dealership_id","created_at","id");
