@@ -20,6 +20,13 @@ import { startServer } from "../tests/e2e/helpers/server";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+// Lighthouse's 4x CPU slowdown assumes a desktop-class host (its docs: benchmark index 1000 and up). On this shared
+// 2-core machine the index falls to a few hundred while others build and test: a run measured then says more about
+// the neighbours than about the app, so it is measured again after a pause (a few times at most), and flagged if
+// the machine never calmed down. LIGHTHOUSE_MIN_INDEX=0 turns this off.
+const MIN_INDEX = Number(process.env.LIGHTHOUSE_MIN_INDEX ?? 1000);
+const BUSY_RETRIES = Number(process.env.LIGHTHOUSE_BUSY_RETRIES ?? 4);
+const BUSY_PAUSE_MS = 30_000;
 const TARGET = { performance: 95, accessibility: 100 };
 
 interface Run {
@@ -30,6 +37,8 @@ interface Run {
   /** Lighthouse's measure of this machine's speed at the time (higher is faster). */
   benchmarkIndex: number;
 }
+
+const busy = (run: Run) => run.benchmarkIndex < MIN_INDEX;
 
 const METRICS = ["first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift", "speed-index"];
 
@@ -105,9 +114,15 @@ try {
   for (const page of pages) {
     const runs: Run[] = [];
     for (let i = 0; i < RUNS; i++) {
-      if (page.as) await signInReturning(chrome.port, server.url, page.as);
-      const run = await measure(chrome.port, `${server.url}${page.path}`, page.as !== null);
-      console.log(`${page.name} run ${i + 1}: performance ${run.performance}, accessibility ${run.accessibility}`);
+      let run: Run;
+      for (let attempt = 0; ; attempt++) {
+        if (page.as) await signInReturning(chrome.port, server.url, page.as);
+        run = await measure(chrome.port, `${server.url}${page.path}`, page.as !== null);
+        console.log(`${page.name} run ${i + 1}: performance ${run.performance}, accessibility ${run.accessibility}, benchmark index ${Math.round(run.benchmarkIndex)} (load ${os.loadavg()[0]!.toFixed(1)})`);
+        if (!busy(run) || attempt >= BUSY_RETRIES) break;
+        console.log(`  machine busy (index under ${MIN_INDEX}): measuring again in ${BUSY_PAUSE_MS / 1000} s`);
+        await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS));
+      }
       runs.push(run);
     }
     results.push({ name: page.name, runs, median: median(runs) });
@@ -127,14 +142,16 @@ const lines = [
   "The signed-in rep signed in through /auth in that browser before (cookie and local storage kept), then the HTTP",
   "cache was emptied: every file is downloaded again.",
   `Machine: ${os.cpus().length} cores, load average ${loadBefore} before the runs and ${os.loadavg()[0]!.toFixed(1)} after; Lighthouse's`,
-  `benchmark index ${results.map((r) => r.median.benchmarkIndex).join(" / ")} (its CPU numbers scale with this machine's speed at the time).`,
+  `benchmark index of the median runs ${results.map((r) => Math.round(r.median.benchmarkIndex)).join(" / ")} (its CPU numbers scale with this machine's speed at the time;`,
+  `the 4x slowdown assumes an index of 1000 or more: runs below ${MIN_INDEX} were measured again after a pause, up to ${BUSY_RETRIES} times,`,
+  "and are marked * when the machine never calmed down).",
   "",
   `**Target (issue 12): performance ${TARGET.performance}+ and accessibility ${TARGET.accessibility} on both pages: ${met ? "met" : "NOT met"}.**`,
   "",
-  "| page | performance | accessibility | FCP | LCP | TBT | CLS | Speed Index | all runs (performance) |",
+  "| page | performance | accessibility | FCP | LCP | TBT | CLS | Speed Index | all runs (performance; * busy machine) |",
   "|---|---|---|---|---|---|---|---|---|",
   ...results.map(({ name, runs, median: m }) =>
-    [name, m.performance, m.accessibility, ...METRICS.map((id) => m.metrics[id]), runs.map((r) => r.performance).join(", ")].join(" | ").replace(/^/, "| ").concat(" |"),
+    [name, m.performance, m.accessibility, ...METRICS.map((id) => m.metrics[id]), runs.map((r) => `${r.performance}${busy(r) ? "*" : ""}`).join(", ")].join(" | ").replace(/^/, "| ").concat(" |"),
   ),
   "",
   ...results.flatMap(({ name, median: m }) => (m.failedAccessibility.length ? [`Accessibility audits failing on ${name}:`, ...m.failedAccessibility.map((a) => `- ${a}`), ""] : [])),
