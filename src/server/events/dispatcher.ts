@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import pg from "pg";
 import type { Logger } from "pino";
 import { parseDomainEvent, type DomainEvent } from "../../shared/events";
@@ -12,10 +13,25 @@ import { EVENTS_CHANNEL } from "./outbox";
 //   killed at any point leaves the event pending, and the next sweep (any process, or this one after a restart) runs it;
 // - every process's listeners (the real-time socket) hear it, to fan out to their own connections.
 // A sweep also runs at start and every SWEEP_MS, for notifications missed while a connection was down.
+//
+// Hearing (decision 120): a notification is only a wake-up. Each process reads what it has not heard yet in id order,
+// a batch per read (not a row per event). Ids are taken when an event is inserted but become visible when it commits,
+// so a later id can be seen before an earlier one: ids skipped over are remembered for a while and asked for again at
+// the next read, which the earlier event's own notification (at its commit) brings.
+// The claim, the hottest write, does not notify inside its statement (a NOTIFY serialises every notifying commit
+// behind one lock): the route calls `committed()`, which wakes this process at once and sends one NOTIFY per
+// NOTIFY_WINDOW_MS to the others, after the commits it announces.
 
 const SWEEP_MS = 10_000;
 const BATCH = 50;
 const DISPATCH_DELAY_MS = 20;
+/** committed() announces this process's events to the others at most once per this window. */
+const NOTIFY_WINDOW_MS = 20;
+/** Events read per listener read. */
+const HEAR_BATCH = 500;
+/** An id skipped over (its transaction had not committed yet) is asked for again this long, then given up (rolled back). */
+const GAP_KEEP_MS = 5 * 60_000;
+const MAX_GAPS = 10_000;
 /** An event whose handlers failed this often is set aside (kept, with its last error) instead of retried forever. */
 export const MAX_DISPATCH_FAILURES = 5;
 
@@ -27,7 +43,12 @@ export interface EventBus {
   handle(handler: EventHandler): void;
   /** Hears every committed event in this process (after commit). Answers a function that stops listening. */
   listen(listener: EventListener): () => void;
-  /** Dispatches everything pending now; resolves when nothing is left (tests, shutdown). */
+  /**
+   * Says this process just committed events written without publish()'s in-transaction NOTIFY (the claim): wakes this
+   * process now and every other process within NOTIFY_WINDOW_MS.
+   */
+  committed(): void;
+  /** Dispatches everything pending now and reads what listeners have not heard; resolves when nothing is left. */
   flush(): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -140,26 +161,127 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
     soon.unref();
   }
 
-  async function hear(payload: string | undefined): Promise<void> {
-    dispatchSoon();
-    if (listeners.size === 0 || !payload) return;
-    const id = Number(payload);
-    if (!Number.isSafeInteger(id)) return;
-    const [row] = await db.select().from(domainEvents).where(eq(domainEvents.id, id)).limit(1);
-    if (!row) return;
-    const event = { ...parseDomainEvent(row), id: row.id };
+  // ---- Hearing: every committed event reaches this process's listeners, read in batches by id ----
+
+  /** The highest id heard; null until synced (at start, or when the first listener comes after none). */
+  let heardUpTo: number | null = null;
+  /** Ids below heardUpTo not seen yet (not committed when read), with when they were first missed. */
+  const gaps = new Map<number, number>();
+  let reading: Promise<void> | null = null;
+  let readAgain = false;
+
+  async function readUnheard(): Promise<void> {
+    if (listeners.size === 0) {
+      heardUpTo = null; // nobody to tell: skip the reads, and start from the newest event when someone listens
+      gaps.clear();
+      return;
+    }
+    if (heardUpTo === null) {
+      const [newest] = await db.select({ id: sql<number>`coalesce(max(${domainEvents.id}), 0)`.mapWith(Number) }).from(domainEvents);
+      heardUpTo = newest?.id ?? 0;
+      return;
+    }
+    const now = Date.now();
+    for (const [id, since] of gaps) if (now - since > GAP_KEEP_MS) gaps.delete(id);
+    const missing = [...gaps.keys()];
+    const rows = await db
+      .select()
+      .from(domainEvents)
+      .where(missing.length ? or(gt(domainEvents.id, heardUpTo), inArray(domainEvents.id, missing)) : gt(domainEvents.id, heardUpTo))
+      .orderBy(asc(domainEvents.id))
+      .limit(HEAR_BATCH);
+    for (const row of rows) {
+      if (row.id > heardUpTo) {
+        for (let skipped = heardUpTo + 1; skipped < row.id && gaps.size < MAX_GAPS; skipped++) gaps.set(skipped, now);
+        heardUpTo = row.id;
+      } else gaps.delete(row.id);
+      tell(row);
+    }
+    if (rows.length === HEAR_BATCH) readAgain = true;
+  }
+
+  function tell(row: Row): void {
+    let event: DomainEvent & { id: number };
+    try {
+      event = { ...parseDomainEvent(row), id: row.id };
+    } catch (error) {
+      logger.error({ err: error, eventId: row.id }, "event unreadable");
+      return;
+    }
     for (const listener of listeners) {
       try {
         listener(event);
       } catch (error) {
-        logger.error({ err: error, eventId: id }, "event listener failed");
+        logger.error({ err: error, eventId: row.id }, "event listener failed");
       }
     }
   }
 
+  /** Reads what listeners have not heard; one read at a time, and one more if woken meanwhile. */
+  function hearAll(): Promise<void> {
+    if (reading) {
+      readAgain = true;
+      return reading;
+    }
+    reading = (async () => {
+      do {
+        readAgain = false;
+        await readUnheard();
+      } while (readAgain && !closed);
+    })()
+      .catch((error: unknown) => logger.error({ err: error }, "event read failed"))
+      .finally(() => {
+        reading = null;
+      });
+    return reading;
+  }
+
+  // Like dispatchSoon: a burst of events (a busy lot claiming) is read in one query.
+  let hearTimer: NodeJS.Timeout | null = null;
+  function hearSoon(): void {
+    if (hearTimer || closed || listeners.size === 0) return;
+    hearTimer = setTimeout(() => {
+      hearTimer = null;
+      void hearAll();
+    }, DISPATCH_DELAY_MS);
+    hearTimer.unref();
+  }
+
+  /** This process's own announcements carry its token: it woke itself when it committed. */
+  const token = `process:${randomUUID()}`;
+
+  function hear(payload: string | undefined): void {
+    if (payload === token) return;
+    dispatchSoon();
+    hearSoon();
+  }
+
+  // ---- Announcing events committed without an in-transaction NOTIFY ----
+
+  let notifyTimer: NodeJS.Timeout | null = null;
+  let notifying: Promise<void> = Promise.resolve();
+
+  function sendNotify(): void {
+    // Chained: a NOTIFY always goes after the commits that asked for it, even if the previous one is still in flight.
+    notifying = notifying
+      .then(async () => void (await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${token})`)))
+      .catch((error: unknown) => logger.warn({ err: error }, "event announcement failed; the next sweep finds the events"));
+  }
+
+  function committed(): void {
+    if (closed) return;
+    dispatchSoon();
+    hearSoon();
+    if (notifyTimer) return;
+    notifyTimer = setTimeout(() => {
+      notifyTimer = null;
+      sendNotify();
+    }, NOTIFY_WINDOW_MS);
+  }
+
   async function subscribe(): Promise<() => Promise<void>> {
     const client = (db as unknown as { $client: pg.Pool | PgliteLike }).$client;
-    const onMessage = (payload?: string) => void hear(payload).catch((error: unknown) => logger.error({ err: error }, "event read failed"));
+    const onMessage = (payload?: string) => hear(payload);
     if (client instanceof pg.Pool) {
       // A connection of its own: LISTEN holds it for the life of the process.
       const connection = new pg.Client(client.options);
@@ -181,6 +303,7 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
       await unlisten?.().catch(() => undefined);
       unlisten = await subscribe();
       void dispatch();
+      void hearAll();
     } catch (error) {
       logger.warn({ err: error }, "event channel reconnect failed");
       setTimeout(() => void reconnect(), 5000).unref();
@@ -192,26 +315,49 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
       handlers.push(handler);
     },
     listen(listener) {
+      const first = listeners.size === 0;
       listeners.add(listener);
+      if (first && !closed && timer) {
+        heardUpTo = null;
+        void hearAll(); // from the newest event on
+      }
       return () => listeners.delete(listener);
     },
+    committed,
     async flush() {
       do await dispatch();
       while (running);
+      await hearAll();
     },
     async start() {
       closed = false;
+      heardUpTo = null;
+      gaps.clear();
       unlisten = await subscribe();
-      timer = setInterval(() => void dispatch(), SWEEP_MS);
+      await hearAll(); // listeners hear what commits from now on
+      timer = setInterval(() => {
+        void dispatch();
+        void hearAll();
+      }, SWEEP_MS);
       timer.unref();
       void dispatch();
     },
     async close() {
+      if (notifyTimer) {
+        clearTimeout(notifyTimer);
+        notifyTimer = null;
+        sendNotify(); // the other processes still hear what this one committed last
+      }
+      await notifying;
       closed = true;
       if (timer) clearInterval(timer);
+      timer = null;
       if (soon) clearTimeout(soon);
       soon = null;
+      if (hearTimer) clearTimeout(hearTimer);
+      hearTimer = null;
       await running;
+      await reading;
       await unlisten?.().catch(() => undefined);
       unlisten = null;
     },

@@ -6,6 +6,7 @@ import { deliverMail } from "../../../tests/helpers/deliver-mail";
 import type { DomainEvent } from "../../shared/events";
 import { buildApp } from "../app";
 import { testConfig } from "../config";
+import { rowsOf } from "../db/client";
 import { makeDealership, makeUser } from "../db/factories";
 import { domainEvents } from "../db/schema/events";
 import { emailsLog } from "../db/schema/notifications";
@@ -146,5 +147,70 @@ describe("a handler that fails", () => {
     expect(poison?.failures).toBe(MAX_DISPATCH_FAILURES);
     expect(poison?.lastError).toBe("handler broke");
     expect(calls).toBeGreaterThanOrEqual(MAX_DISPATCH_FAILURES);
+  });
+});
+
+describe("hearing in every process (decision 120)", () => {
+  /** A second app process on the same database (its own LISTEN connection and dispatcher). */
+  async function secondProcess() {
+    const config = testConfig();
+    const mailer = createMailer({ database: t.database, logger: pino({ level: "silent" }), from: config.mailFrom, retry: TEST_MAIL_RETRY, closeDrainMs: 0 });
+    const other = await buildApp({ config, database: t.database, mailer });
+    await other.ready();
+    return other;
+  }
+
+  it("a claim, announced after its commit rather than inside it, is heard by a listener of another process within a second", async () => {
+    const other = await secondProcess();
+    const heard: string[] = [];
+    const stop = other.events.listen((event) => {
+      if (event.type === "lead.claimed") heard.push(event.payload.lead.firstName);
+    });
+    try {
+      const rep = await makeUser(t.db, { memberships: [{ dealershipId, role: "sales" }] });
+      const repAgent = await signIn(t.app, rep);
+      const desk = await makeUser(t.db, { memberships: [{ dealershipId, role: "frontDesk" }] });
+      const created = await (await signIn(t.app, desk)).post(`/api/dealerships/${dealershipId}/leads`, { firstName: "Heardelsewhere", lastName: "Buyer" });
+      expect(created.statusCode).toBe(201);
+      const lead = created.json() as { id: string };
+      const startedAt = Date.now();
+      expect((await repAgent.post(`/api/leads/${lead.id}/claim`)).statusCode).toBe(200);
+      await expect.poll(() => heard, { timeout: 1000, interval: 20 }).toEqual(["Heardelsewhere"]);
+      expect(Date.now() - startedAt).toBeLessThan(1000);
+      // Heard by every process, dispatched (handlers run) by one.
+      await t.app.events.flush();
+      await other.events.flush();
+      const [claimedEvent] = await t.db
+        .select()
+        .from(domainEvents)
+        .where(sql`${domainEvents.type} = 'lead.claimed' and ${domainEvents.payload}->'lead'->>'id' = ${lead.id}`);
+      expect(claimedEvent?.dispatchedAt).toBeInstanceOf(Date);
+    } finally {
+      stop();
+      await other.close();
+    }
+  });
+
+  it("hears an event that commits after a later one (ids are taken at insert, seen at commit), once each", async () => {
+    const heard: number[] = [];
+    const stop = t.app.events.listen((event) => heard.push(event.id));
+    try {
+      await t.app.events.flush();
+      // An id taken by a transaction still open...
+      const [{ id: early }] = rowsOf<{ id: string }>(await t.db.execute(sql`select nextval('domain_events_id_seq')::text as id`)) as [{ id: string }];
+      // ...while a later event commits and is heard,
+      await t.db.transaction((tx) => publish(tx, leadEvent("Later")));
+      const [later] = await eventsNamed("Later");
+      await expect.poll(() => heard.includes(later!.id), { timeout: 5000 }).toBe(true);
+      // ...then the early one commits, and is heard too.
+      await t.db.execute(sql`insert into ${domainEvents} (id, type, dealership_id, actor_id, payload)
+        values (${Number(early)}, 'lead.created', ${dealershipId}, null, ${JSON.stringify(leadEvent("Earlier").payload)}::jsonb)`);
+      t.app.events.committed();
+      await expect.poll(() => heard.includes(Number(early)), { timeout: 5000 }).toBe(true);
+      await t.app.events.flush();
+      expect(heard.filter((id) => id === Number(early) || id === later!.id).sort()).toEqual([Number(early), later!.id].sort());
+    } finally {
+      stop();
+    }
   });
 });

@@ -147,7 +147,10 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
   app.post<LeadParams>("/api/leads/:id/claim", async (request, reply) => {
     const user = await requireUser(request);
     const outcome = await claimLead(app.db, { id: user.id, name: nameOf(user) }, request.params.id);
-    if (outcome.claimed) return outcome.claimed;
+    if (outcome.claimed) {
+      app.events.committed(); // the claim's event is in the outbox: wake the dispatchers and listeners (decision 120)
+      return outcome.claimed;
+    }
     if (!outcome.found) throw notFound(LEAD_NOT_FOUND);
     return reply.code(409).send({ message: ALREADY_CLAIMED });
   });
