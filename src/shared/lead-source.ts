@@ -7,7 +7,7 @@ export type LeadSource = (typeof LEAD_SOURCES)[number];
 
 /** Sources a person picks on the Create Lead form; import and ADF are set by the intake itself. */
 export const FORM_LEAD_SOURCES = ["walk-in", "phone", "website"] as const satisfies readonly LeadSource[];
-export const DEFAULT_LEAD_SOURCE: LeadSource = "walk-in";
+export const DEFAULT_LEAD_SOURCE = "walk-in" satisfies LeadSource;
 
 export const LEAD_SOURCE_LABELS: Record<LeadSource, string> = {
   "walk-in": "Walk-in",

@@ -54,7 +54,9 @@ export async function readCsv(upload: Readable, limits = { maxBytes: IMPORT_MAX_
       }
       if (record.every((cell) => cell === "")) continue;
       if (rows.length >= limits.maxRows) throw new HttpError(413, `At most ${limits.maxRows} rows can be imported at once`);
-      rows.push({ line: info.lines, cells: record });
+      // info.lines is where the record ends; a quoted cell may span lines, and a person looks for where it starts.
+      const inner = record.reduce((n, cell) => n + (cell.match(/\n/g)?.length ?? 0), 0);
+      rows.push({ line: info.lines - inner, cells: record });
     }
   } catch (error) {
     upload.unpipe();
