@@ -36,7 +36,7 @@ let paths = 0;
 
 const config = (overrides: Partial<Config> = {}) => testConfig({ pushLocalEndpoints: true, ...overrides });
 
-async function appOn(db: Database, overrides: Partial<Config> = {}): Promise<{ app: FastifyInstance; push: PushService }> {
+async function appOn(db: Database, overrides: Partial<Config> = {}, worker = false): Promise<{ app: FastifyInstance; push: PushService }> {
   const appConfig = config(overrides);
   const logger = pino({ level: "silent" });
   const mailer = createMailer({ database: db, logger, from: appConfig.mailFrom, closeDrainMs: 0 });
@@ -45,7 +45,8 @@ async function appOn(db: Database, overrides: Partial<Config> = {}): Promise<{ a
     database: db,
     logger,
     config: appConfig,
-    worker: false,
+    worker,
+    pollingIntervalSeconds: 0.5,
     retry: { tries: 2, delaySeconds: 0, backoff: false },
     agent: new HttpsAgent({ ca: service.certificate }),
   });
@@ -166,6 +167,24 @@ describe("a new lead reaches a rep's phone", () => {
     expect(service.receivedAt(phone.path)).toHaveLength(0);
     expect(await recordFor(leadId)).toBeUndefined();
   });
+});
+
+describe("a running app", () => {
+  it("sends the push from its own worker, nobody draining the queue", async () => {
+    const running = await appOn(database, {}, true);
+    try {
+      const session = await signIn(running.app, rep);
+      const phone = await subscribe(session);
+      const leadId = await createLead("Jo");
+      const deadline = Date.now() + 20_000;
+      while (service.receivedAt(phone.path).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(JSON.parse(decryptPush(phone, service.receivedAt(phone.path)[0]!.body))).toMatchObject({ url: `/leads/detail/${leadId}` });
+      while ((await recordFor(leadId))?.status === "pending" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await recordFor(leadId)).toMatchObject({ status: "sent", sentCount: 1 });
+    } finally {
+      await running.app.close();
+    }
+  }, 40_000);
 });
 
 describe("the push service's answers", () => {
