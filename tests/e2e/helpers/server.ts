@@ -40,7 +40,8 @@ export function makeDataDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), "showroom-e2e-"));
 }
 
-export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function startServer(options: { dataDir?: string; env?: Record<string, string>; startupTimeoutMs?: number } = {}): Promise<RunningServer> {
+  const startupTimeoutMs = options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
   const dataDir = options.dataDir ?? makeDataDir();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -67,7 +68,7 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
   let running = true;
   void exited.then(() => (running = false));
 
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  const deadline = Date.now() + startupTimeoutMs;
   for (;;) {
     if (!running) throw new Error(`server exited during start-up:\n${log}`);
     try {
@@ -78,7 +79,7 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`server did not become healthy within ${STARTUP_TIMEOUT_MS} ms:\n${log}`);
+      throw new Error(`server did not become healthy within ${startupTimeoutMs} ms:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
