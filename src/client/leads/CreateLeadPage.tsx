@@ -34,7 +34,7 @@ export function CreateLeadPage() {
   const reps = (members.data ?? []).filter((m) => m.role === "sales");
   const create = useCreateLead(dealership?.id ?? "");
   const form = useZodForm(createLeadSchema, {
-    defaultValues: { firstName: "", lastName: "", email: "", phone: "", description: "", assignedTo: "" },
+    defaultValues: { firstName: "", lastName: "", email: "", phone: "", description: "", assignedTo: "", source: DEFAULT_LEAD_SOURCE },
   });
   const { errors } = form.formState;
   const [failure, setFailure] = useState<string | null>(null);
@@ -78,6 +78,26 @@ export function CreateLeadPage() {
                 <PhoneInput id="lead-phone" autoComplete="off" registration={form.register("phone")} />
               </FormField>
             </div>
+            <Controller
+              control={form.control}
+              name="source"
+              render={({ field }) => (
+                <FormField label="Source" hint="How the customer reached the dealership.">
+                  <Select value={field.value ?? DEFAULT_LEAD_SOURCE} onValueChange={field.onChange}>
+                    <SelectTrigger id="lead-source" aria-label="Source" className="w-full">
+                      <SelectValue />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {FORM_LEAD_SOURCES.map((source) => (
+                        <SelectItem key={source} value={source}>
+                          {LEAD_SOURCE_LABELS[source]}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                </FormField>
+              )}
+            />
             {canAssign && (
               <Controller
                 control={form.control}

@@ -67,7 +67,11 @@ export function MyClientsPage() {
 
   return (
     <div className="mx-auto max-w-7xl">
-      <PageHeader title={title} description={seeAll ? "Every claimed lead at the dealership." : "The customers you are working with."} />
+      <PageHeader
+        title={title}
+        description={seeAll ? "Every claimed lead at the dealership." : "The customers you are working with."}
+        actions={<LeadsCsvActions dealershipId={dealership?.id ?? ""} filters={{ type: "my", q, status }} />}
+      />
       <div className="mb-4 flex flex-col gap-3 sm:flex-row">
         <SearchInput value={search} onValueChange={setSearch} placeholder="Search by name, email, or phone..." label="Search clients" />
         <Select value={status || ALL} onValueChange={(v) => setStatus(v === ALL ? "" : (v as LeadStatus))}>
