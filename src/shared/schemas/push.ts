@@ -17,7 +17,7 @@ const httpsUrl = z
   .refine((value) => {
     try {
       const url = new URL(value);
-      return url.protocol === "https:" && !url.username && !url.password && url.href === value;
+      return url.protocol === "https:" && !url.username && !url.password;
     } catch {
       return false;
     }
