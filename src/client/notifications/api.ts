@@ -1,24 +1,13 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import type { Notification, NotificationCount } from "../../shared/schemas/responses/notifications";
 import { api } from "../lib/api";
 import { NOTIFICATION_COUNT_REFETCH_MS, NOTIFICATION_COUNT_STALE_MS, NOTIFICATIONS_STALE_MS } from "../realtime/constants";
 
 // The header bell's data (part 2 §7 Notifications and real time, §9 freshness). Keys are the paths they read
 // (decision 040); the count's key sits under the list's, so refreshing the list's key refreshes both.
 
-/** A notification as GET /api/dealerships/{id}/notifications lists it (part 2 §3). */
-export interface AppNotification {
-  id: string;
-  type: string;
-  title: string;
-  message: string;
-  read: boolean;
-  targetUsersRole?: string[] | null;
-  createdBy?: string | null;
-  url?: string | null;
-  leadId?: string | null;
-  dealershipId: string;
-  createdAt: string;
-}
+/** A notification as GET /api/dealerships/{id}/notifications lists it (part 2 §3; decision 053). */
+export type AppNotification = Notification;
 
 export const notificationsKey = (dealershipId: string) => ["/api/dealerships", dealershipId, "notifications"] as const;
 export const notificationCountKey = (dealershipId: string) => [...notificationsKey(dealershipId), "count"] as const;
@@ -34,7 +23,7 @@ export function useNotifications(dealershipId: string | undefined, enabled: bool
 
 /** The unread count behind the badge: fresh 5 min, refetched every 5 min, not on window focus, on reconnect. */
 export function useNotificationCount(dealershipId: string | undefined) {
-  return useQuery<{ count: number }>({
+  return useQuery<NotificationCount>({
     queryKey: notificationCountKey(dealershipId ?? ""),
     enabled: Boolean(dealershipId),
     staleTime: NOTIFICATION_COUNT_STALE_MS,
@@ -53,7 +42,7 @@ function markLocally(queryClient: QueryClient, dealershipId: string, which: (n: 
   const list = queryClient.getQueryData<AppNotification[]>(notificationsKey(dealershipId));
   const marked = list?.filter((n) => !n.read && which(n)).length ?? 0;
   if (list) queryClient.setQueryData(notificationsKey(dealershipId), list.map((n) => (which(n) ? { ...n, read: true } : n)));
-  queryClient.setQueryData<{ count: number }>(notificationCountKey(dealershipId), (old) => {
+  queryClient.setQueryData<NotificationCount>(notificationCountKey(dealershipId), (old) => {
     if (!old) return old;
     return { count: which === everything ? 0 : Math.max(0, old.count - marked) };
   });
