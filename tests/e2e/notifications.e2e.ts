@@ -167,10 +167,12 @@ describe("the service worker", () => {
   it("is registered with a version query and served as JavaScript without a long cache", async () => {
     const { page, context } = await newPage(suite.browser, suite.server.url);
     await page.goto("/auth");
-    await page.waitForFunction(async () => Boolean((await navigator.serviceWorker.getRegistrations())[0]?.active), undefined, { timeout: 15_000 });
-    const scripts = await page.evaluate(async () =>
-      (await navigator.serviceWorker.getRegistrations()).map((r) => (r.active ?? r.waiting ?? r.installing)?.scriptURL ?? ""),
-    );
+    // Registered after the load event, then installed and activated: ask until it is active (or 15 s).
+    let scripts: string[] = [];
+    for (let i = 0; i < 60 && !scripts[0]; i++) {
+      scripts = await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).map((r) => r.active?.scriptURL ?? ""));
+      if (!scripts[0]) await page.waitForTimeout(250);
+    }
     expect(scripts).toHaveLength(1);
     expect(new URL(scripts[0]!).pathname + new URL(scripts[0]!).search).toMatch(/^\/sw\.js\?v=\w+$/);
 
