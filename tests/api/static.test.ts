@@ -221,3 +221,14 @@ describe("the route table read from routes.tsx", () => {
     expect(table.userRoutes.find((r) => r.path === "/platform-admin")?.shell).toBe(false);
   });
 });
+
+describe("a rebuild while the server runs", () => {
+  it("serves the new index.html and its manifest, not the files of the build before", async () => {
+    const html = INDEX_HTML.replace("index-abc123.js", "index-def456.js");
+    writeFileSync(path.join(dir, ".vite", "manifest.json"), JSON.stringify({ ...MANIFEST, "auth/AuthPage.tsx": { file: "assets/AuthPage-a2.js" } }));
+    writeFileSync(path.join(dir, "index.html"), html);
+    const response = await t.app.inject({ method: "GET", url: "/auth" });
+    expect(response.body).toContain("/assets/index-def456.js");
+    expect(preloads(response.body)).toEqual(["AuthPage-a2.js"]);
+  });
+});

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -45,8 +45,8 @@ const DOCUMENT_ONLY_HEADERS = [
 ];
 
 export async function registerWebApp(app: FastifyInstance, clientDir: string | undefined): Promise<void> {
-  const page = clientDir && existsSync(path.join(clientDir, "index.html")) ? loadIndexPage(clientDir) : null;
-  if (clientDir && page) {
+  const page = clientDir ? indexPage(clientDir) : null;
+  if (clientDir && existsSync(path.join(clientDir, "index.html"))) {
     app.addHook("onRequest", async (request, reply) => {
       if (request.url.startsWith("/assets/")) for (const name of DOCUMENT_ONLY_HEADERS) reply.raw.removeHeader(name);
     });
@@ -65,7 +65,8 @@ export async function registerWebApp(app: FastifyInstance, clientDir: string | u
     });
   }
   app.setNotFoundHandler(async (request, reply) => {
-    if (request.url.startsWith("/api/") || request.method !== "GET" || !page) {
+    const write = page?.();
+    if (request.url.startsWith("/api/") || request.method !== "GET" || !write) {
       return reply.code(404).send({ message: "Not found" });
     }
     // Client-side routes: the SPA decides what an unknown path shows (part 1 §2.1).
@@ -76,12 +77,32 @@ export async function registerWebApp(app: FastifyInstance, clientDir: string | u
       // Personal answers inside: never stored anywhere. Signed out: revalidated each time (a sign-in changes it).
       .header("cache-control", signedIn ? "no-store" : "no-cache")
       .header("vary", "Cookie")
-      .send(page(request.url, data));
+      .send(write(request.url, data));
   });
 }
 
-/** index.html with the first screen's files and the server's answers written in; built once per start. */
-function loadIndexPage(clientDir: string): (url: string, data: FirstScreenData | null) => string {
+type PageWriter = (url: string, data: FirstScreenData | null) => string;
+
+/**
+ * The page writer for the build in clientDir, read again when index.html changes (a rebuild while the server runs
+ * must not preload files that no longer exist); null while there is no build.
+ */
+function indexPage(clientDir: string): () => PageWriter | null {
+  let loaded: { mtimeMs: number; write: PageWriter } | null = null;
+  return () => {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(path.join(clientDir, "index.html")).mtimeMs;
+    } catch {
+      return null;
+    }
+    if (loaded?.mtimeMs !== mtimeMs) loaded = { mtimeMs, write: loadIndexPage(clientDir) };
+    return loaded.write;
+  };
+}
+
+/** index.html with the first screen's files and the server's answers written in. */
+function loadIndexPage(clientDir: string): PageWriter {
   const html = readFileSync(path.join(clientDir, "index.html"), "utf8");
   const manifest = readJson<Manifest>(path.join(clientDir, ".vite/manifest.json"));
   const table = readJson<RouteTable>(path.join(clientDir, ".vite/first-screen-routes.json"));
