@@ -11,7 +11,8 @@ import { leads } from "../db/schema/leads";
 import { emailNotificationTriggers } from "../db/schema/notifications";
 import { setSubscription } from "../notifications/email-triggers";
 import { speedToLead } from "./speed-to-lead";
-import { reportUnattendedLeads } from "./unattended-leads";
+import { reportUnattendedLeads, startUnattendedLeadsJob } from "./unattended-leads";
+import pino from "pino";
 
 // Speed-to-lead (issue 14; decisions 140-142): what counts as the first answer, the figures against hand counts on
 // fixed timestamps and the dealership's clock, and the unattended-leads e-mail, sent once, through a real SMTP server.
@@ -212,5 +213,14 @@ describe("the unattended-leads e-mail", () => {
     expect(second.text).not.toContain("Wendy Waiting");
     expect(smtp.mailsTo(manager.email).length - before).toBe(2);
     expect((await t.db.select({ at: leads.unattendedAlertedAt }).from(leads).where(eq(leads.id, recent.id)))[0]?.at).toBeInstanceOf(Date);
+  });
+
+  it("is checked every minute by a pg-boss schedule the server starts", async () => {
+    const job = await startUnattendedLeadsJob(t.database, pino({ level: "silent" }));
+    try {
+      expect((await job.schedules()).map((s) => s.cron)).toEqual(["* * * * *"]);
+    } finally {
+      await job.stop(0);
+    }
   });
 });

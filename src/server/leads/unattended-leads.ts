@@ -111,6 +111,8 @@ export async function mailUnattendedLeads(context: { tx: Tx; mailer: Mailer; app
 }
 
 export interface UnattendedLeadsJob {
+  /** The queue's schedules (one: every minute). */
+  schedules(): Promise<Array<{ cron: string }>>;
   stop(graceMs: number): Promise<void>;
 }
 
@@ -127,5 +129,5 @@ export async function startUnattendedLeadsJob(database: Database, logger: Logger
     const reported = await reportUnattendedLeads(database.db);
     if (reported > 0) logger.info({ reported }, "unattended leads reported");
   });
-  return { stop: (graceMs) => jobs.stop(graceMs) };
+  return { schedules: () => jobs.boss.getSchedules(UNATTENDED_LEADS_QUEUE), stop: (graceMs) => jobs.stop(graceMs) };
 }
