@@ -20,7 +20,8 @@ export async function publish(tx: Tx | Db, event: DomainEvent): Promise<void> {
 
 /**
  * One statement that writes the events a query selects (columns type, dealership_id, actor_id, payload) and notifies.
- * Hot paths embed it in their own statement as CTEs (see `claimLead`) to stay one round trip.
+ * The claim writes its event in its own statement without the NOTIFY and announces it with `events.committed()`
+ * after the commit (decision 120).
  */
 export function publishStatement(events: SQL): SQL {
   return sql`with published as (
