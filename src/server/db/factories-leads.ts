@@ -45,6 +45,10 @@ export async function makeLead(
       status,
       claimedBy,
       claimedAt: values.claimedAt ?? (claimedBy ? (values.createdAt ?? new Date()) : null),
+      // A claimed lead was first answered by its claim (speed-to-lead, decision 140), as migration 0014 backfills.
+      ...(claimedBy
+        ? { firstResponseAt: values.claimedAt ?? values.createdAt ?? new Date(), firstResponseKind: "claim" as const, firstResponseBy: claimedBy }
+        : {}),
       ...(values.createdAt ? { createdAt: values.createdAt } : {}),
     })
     .returning();
