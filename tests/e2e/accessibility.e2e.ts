@@ -115,7 +115,11 @@ for (const [size, viewport] of [["1280", DESKTOP], ["375", PHONE]] as const) {
       await page.getByRole("tab", { name: "Email Notifications" }).click();
       await sweep.settle();
       await sweep.check("/admin e-mail notifications");
+      await page.getByRole("tab", { name: "Lead Intake" }).click();
+      await sweep.settle();
+      await sweep.check("/admin lead intake");
       await sweep.visit("/leads/my");
+      await sweep.dialog("/leads/my import dialog", () => page.getByRole("button", { name: "Import", exact: true }).click());
       await sweep.visit("/sales-analytics");
       await sweep.visit("/tdus");
       await sweep.visit("/test-drives");
