@@ -1,0 +1,99 @@
+import pg from "pg";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_PASSWORD, DEMO_USERS, logInAs } from "./helpers/auth";
+import { launchBrowser, newPage } from "./helpers/browser";
+import { waitForHeading } from "./helpers/page";
+import { startServer, type RunningServer } from "./helpers/server";
+
+// Issue 11: two app processes on one PostgreSQL server, as behind a load balancer. A lead created through process A
+// reaches a browser connected to process B within a second (the socket's frame), and B's New Leads list shows it
+// without a reload. Needs the PostgreSQL server (CI has one on 127.0.0.1); E2E_POSTGRES_URL overrides the address.
+
+const SERVER_URL = process.env.E2E_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const database = `showroom_e2e_${Date.now().toString(36)}`;
+
+function urlOf(name: string): string {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: SERVER_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+let a: RunningServer;
+let b: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  await admin((c) => c.query(`CREATE DATABASE ${database}`));
+  // A migrates and seeds the demo; B starts on the same database afterwards (it finds it seeded).
+  a = await startServer({ env: { DATABASE_URL: urlOf(database), SEED_DEMO: "1" } });
+  b = await startServer({ env: { DATABASE_URL: urlOf(database), SEED_DEMO: "0" } });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await b?.remove();
+  await a?.remove();
+  await admin((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+});
+
+/** The manager at their desk, on process A's API. */
+async function managerOnA() {
+  const login = await fetch(`${a.url}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: a.url },
+    body: JSON.stringify({ email: DEMO_USERS.management, password: DEMO_PASSWORD }),
+  });
+  expect(login.status).toBe(200);
+  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const dealerships = (await (await fetch(`${a.url}/api/dealerships`, { headers: { cookie } })).json()) as Array<{ id: string }>;
+  return {
+    createLead: async (lastName: string) => {
+      const response = await fetch(`${a.url}/api/dealerships/${dealerships[0]!.id}/leads`, {
+        method: "POST",
+        headers: { cookie, origin: a.url, "content-type": "application/json" },
+        body: JSON.stringify({ firstName: "Across", lastName, phone: "416-555-0142" }),
+      });
+      expect(response.status).toBe(201);
+      return Date.now();
+    },
+  };
+}
+
+describe("two app processes on one PostgreSQL server", () => {
+  it("delivers a lead created through A to a browser on B within a second, and B's New Leads shows it live", async () => {
+    const { page, context } = await newPage(browser, b.url);
+    await logInAs(page, "sales");
+    await waitForHeading(page, "Dashboard");
+    // The list page loaded fresh opens its own socket: that is the one to watch.
+    const opened = page.waitForEvent("websocket", { predicate: (ws) => new URL(ws.url()).pathname === "/ws", timeout: 30_000 });
+    await page.goto(`${b.url}/leads/new`);
+    const socket = await opened;
+    await socket.waitForEvent("framereceived", { predicate: ({ payload }) => String(payload).includes('"authenticated"'), timeout: 15_000 });
+    await waitForHeading(page, "New Leads");
+
+    const manager = await managerOnA();
+    for (let round = 0; round < 3; round++) {
+      const lastName = `Process${round}${Date.now().toString(36)}`;
+      const frame = socket.waitForEvent("framereceived", { predicate: ({ payload }) => String(payload).includes(lastName), timeout: 5_000 });
+      const committed = await manager.createLead(lastName);
+      const { payload } = await frame;
+      // From A's answer (the write committed) to the frame in the browser connected to B.
+      expect(Date.now() - committed).toBeLessThan(1000);
+      expect(JSON.parse(String(payload))).toMatchObject({ type: "lead_created", data: { firstName: "Across", lastName } });
+      await page.getByText(`Across ${lastName}`).first().waitFor({ timeout: 10_000 });
+    }
+    await context.close();
+  });
+});
