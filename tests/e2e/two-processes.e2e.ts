@@ -8,7 +8,8 @@ import { startServer, type RunningServer } from "./helpers/server";
 
 // Issue 11: two app processes on one PostgreSQL server, as behind a load balancer. A lead created through process A
 // reaches a browser connected to process B within a second (the socket's frame), and B's New Leads list shows it
-// without a reload. Needs the PostgreSQL server (CI has one on 127.0.0.1); E2E_POSTGRES_URL overrides the address.
+// without a reload. Needs a PostgreSQL server (CI has one on 127.0.0.1; E2E_POSTGRES_URL overrides the address); on a
+// machine without one the file is skipped and says so.
 
 const SERVER_URL = process.env.E2E_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const database = `showroom_e2e_${Date.now().toString(36)}`;
@@ -29,11 +30,15 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+const reachable = await admin(() => Promise.resolve(true)).catch(() => false);
+if (!reachable) console.warn(`two-processes.e2e: no PostgreSQL server at ${SERVER_URL}; skipped`);
+
 let a: RunningServer;
 let b: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
+  if (!reachable) return;
   await admin((c) => c.query(`CREATE DATABASE ${database}`));
   // A migrates and seeds the demo; B starts on the same database afterwards (it finds it seeded).
   a = await startServer({ env: { DATABASE_URL: urlOf(database), SEED_DEMO: "1" } });
@@ -45,7 +50,7 @@ afterAll(async () => {
   await browser?.close();
   await b?.remove();
   await a?.remove();
-  await admin((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+  if (reachable) await admin((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
 });
 
 /** The manager at their desk, on process A's API. */
@@ -71,7 +76,7 @@ async function managerOnA() {
   };
 }
 
-describe("two app processes on one PostgreSQL server", () => {
+describe.skipIf(!reachable)("two app processes on one PostgreSQL server", () => {
   it("delivers a lead created through A to a browser on B within a second, and B's New Leads shows it live", async () => {
     const { page, context } = await newPage(browser, b.url);
     await logInAs(page, "sales");
