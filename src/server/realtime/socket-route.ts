@@ -67,7 +67,8 @@ export async function realtimeRoutes(app: FastifyInstance, options: Partial<Real
   app.addHook("preClose", async () => {
     for (const timer of timers) clearInterval(timer);
     hub.closeAll();
-    await stopListening?.();
+    // A database already gone (shut down first, or lost) must not stop the app from closing.
+    await stopListening?.().catch((error: unknown) => app.log.warn({ err: error }, "could not stop listening for ended sessions"));
   });
 
   app.get(
