@@ -17,24 +17,18 @@ export function SpeedFiguresRow({ figures }: { figures: SpeedFigures }) {
   return (
     <>
       <dl className="grid grid-cols-3 gap-3">
-        <div className="grid gap-1">
-          <dt className="text-xs font-medium text-muted-foreground">Median answer</dt>
-          <dd className="text-2xl font-bold tabular-nums tracking-tight" data-testid="speed-median">
-            {formatResponseTime(figures.medianSeconds)}
-          </dd>
-        </div>
-        <div className="grid gap-1">
-          <dt className="text-xs font-medium text-muted-foreground">Within 5 min</dt>
-          <dd className="text-2xl font-bold tabular-nums tracking-tight" data-testid="speed-within5">
-            {percent(figures.within5Share)}
-          </dd>
-        </div>
-        <div className="grid gap-1">
-          <dt className="text-xs font-medium text-muted-foreground">Within 15 min</dt>
-          <dd className="text-2xl font-bold tabular-nums tracking-tight" data-testid="speed-within15">
-            {percent(figures.within15Share)}
-          </dd>
-        </div>
+        {[
+          { label: "Median answer", testId: "speed-median", value: formatResponseTime(figures.medianSeconds) },
+          { label: "Within 5 min", testId: "speed-within5", value: percent(figures.within5Share) },
+          { label: "Within 15 min", testId: "speed-within15", value: percent(figures.within15Share) },
+        ].map((figure) => (
+          <div key={figure.testId} className="grid gap-1">
+            <dt className="text-xs font-medium text-muted-foreground">{figure.label}</dt>
+            <dd className="text-2xl font-bold tabular-nums tracking-tight" data-testid={figure.testId}>
+              {figure.value}
+            </dd>
+          </div>
+        ))}
       </dl>
       <p className="mt-3 text-xs text-muted-foreground" data-testid="speed-counts">
         {figures.arrived} {figures.arrived === 1 ? "lead" : "leads"} arrived

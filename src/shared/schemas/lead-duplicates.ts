@@ -1,25 +1,14 @@
 import { z } from "zod";
-import { leadSchema, leadStatusSchema } from "./lead";
+import { leadSchema } from "./lead";
 import { entityId, timestamp } from "./responses/fields";
 
 // Possible duplicates and merging (issue 14; decisions 137-139): the banner's list, the merge dialog's request and
 // the merge's answer. The dialog and the server validate with the same schema (ARCHITECTURE invariant 3).
 
 /** Another lead of the same customer, as the banner shows it: who, where it stands, and what matched. */
-export const possibleDuplicateSchema = z.strictObject({
-  id: entityId,
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  description: z.string().nullable(),
-  status: leadStatusSchema,
-  claimedBy: entityId.nullable(),
-  claimedByName: z.string().nullable(),
-  createdAt: timestamp,
-  matchedOn: z.array(z.enum(["email", "phone"])),
-  linkedAt: timestamp,
-});
+export const possibleDuplicateSchema = leadSchema
+  .pick({ id: true, firstName: true, lastName: true, email: true, phone: true, description: true, status: true, claimedBy: true, claimedByName: true, createdAt: true })
+  .extend({ matchedOn: z.array(z.enum(["email", "phone"])), linkedAt: timestamp });
 export type PossibleDuplicate = z.infer<typeof possibleDuplicateSchema>;
 
 /** The fields a merge chooses per side; "kept" is the lead whose page the merge starts from. */
