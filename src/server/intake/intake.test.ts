@@ -165,6 +165,21 @@ describe("POST /api/intake/adf", () => {
     expect(list.map((l) => l.id)).toEqual(expect.arrayContaining(leadIds));
   });
 
+  it("links a prospect to an open lead of the same customer, a phone written differently matching (possible duplicate)", async () => {
+    const { secret } = await newCredential("Dealer site");
+    const walkIn = await frontDesk.post(`/api/dealerships/${dealershipId}/leads`, { firstName: "Dup", lastName: "Walkin", phone: "905-555-7788" });
+    expect(walkIn.statusCode, walkIn.body).toBe(201);
+    const xml = `<adf><prospect><customer><contact><name part="first">Dup</name><name part="last">Website</name><phone>+1 (905) 555-7788</phone></contact></customer></prospect></adf>`;
+    const response = await postAdf(xml, `Bearer ${secret}`);
+    expect(response.statusCode, response.body).toBe(201);
+    const [adfLeadId] = response.json<{ leadIds: string[] }>().leadIds;
+    const duplicates = await frontDesk.get(`/api/leads/${adfLeadId}/duplicates`);
+    expect(duplicates.statusCode, duplicates.body).toBe(200);
+    expect(duplicates.json<Array<{ id: string; matchedOn: string[] }>>()).toEqual([
+      expect.objectContaining({ id: walkIn.json<{ id: string }>().id, matchedOn: ["phone"] }),
+    ]);
+  });
+
   it("accepts HTTP Basic with the secret as the password, and text/plain bodies", async () => {
     const { secret } = await newCredential();
     const basic = `Basic ${Buffer.from(`anyone:${secret}`).toString("base64")}`;
