@@ -3,6 +3,7 @@ import { parse } from "csv-parse";
 import { z } from "zod";
 import { LEAD_NAME_MAX } from "../../shared/schemas/lead";
 import { createLeadSchema } from "../../shared/schemas/lead";
+import { linkImportedDuplicates } from "./duplicates";
 import type { ImportLeadField, ImportPreview } from "../../shared/schemas/responses/intake";
 import type { Tx } from "../db/client";
 import { leads } from "../db/schema/leads";
@@ -167,11 +168,13 @@ export function checkRows(table: CsvTable, mapping: Record<string, ImportLeadFie
 /** Saves the checked rows as new, unclaimed leads of the dealership, source "import", in the caller's transaction. */
 export async function insertImportedLeads(tx: Tx, dealershipId: string, rows: ImportedLead[]): Promise<number> {
   const CHUNK = 500;
-  let inserted = 0;
+  const ids: string[] = [];
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK).map(({ line: _line, ...lead }) => ({ ...lead, dealershipId, status: "new" as const, source: "import" as const }));
     const done = await tx.insert(leads).values(chunk).returning({ id: leads.id });
-    inserted += done.length;
+    ids.push(...done.map((d) => d.id));
   }
-  return inserted;
+  // An imported customer who is already an open lead is linked to it like any new lead (decision 137).
+  await linkImportedDuplicates(tx, dealershipId, ids);
+  return ids.length;
 }

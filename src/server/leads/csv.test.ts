@@ -62,6 +62,21 @@ describe("CSV import", () => {
     expect(ana).toMatchObject({ status: "new", source: "import", email: "ana@example.com" });
   });
 
+  it("links an imported customer who is already an open lead as a possible duplicate (phone written differently)", async () => {
+    const existing = await frontDesk.post(`/api/dealerships/${dealershipId}/leads`, { firstName: "Known", lastName: "Walkin", phone: "905-555-3344" });
+    expect(existing.statusCode, existing.body).toBe(201);
+    const response = await upload(manager, "import", ["First Name,Last Name,Phone", "Known,Imported,+1 (905) 555-3344", "Fresh,Face,416-555-9911"].join("\n"));
+    expect(response.statusCode, response.body).toBe(201);
+    const [imported] = await t.db.select().from(leads).where(eq(leads.lastName, "Imported"));
+    const duplicates = await frontDesk.get(`/api/leads/${imported!.id}/duplicates`);
+    expect(duplicates.statusCode, duplicates.body).toBe(200);
+    expect(duplicates.json<Array<{ id: string; matchedOn: string[] }>>()).toEqual([
+      expect.objectContaining({ id: existing.json<{ id: string }>().id, matchedOn: ["phone"] }),
+    ]);
+    const [fresh] = await t.db.select().from(leads).where(eq(leads.lastName, "Face"));
+    expect((await frontDesk.get(`/api/leads/${fresh!.id}/duplicates`)).json()).toEqual([]);
+  });
+
   it("imports nothing when one row is bad, and says which line and field", async () => {
     const before = await count();
     const csv = `${GOOD}\r\nCy,,cy@example.com,,\r\nDi,Dee,not-an-email,,`;
