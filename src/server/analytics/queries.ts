@@ -1,11 +1,13 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DealershipRole } from "../../shared/constants";
 import { addDays } from "../../shared/dealership-clock";
+import { leadSourceLabel, type LeadSource } from "../../shared/lead-source";
 import {
   oneDecimal,
   RECENT_ACTIVITY_PER_REP,
   RECENT_TEST_DRIVES_SHOWN,
   TOP_VEHICLES_SHOWN,
+  type LeadSourceFigures,
   type RepActivityType,
   type SalesRep,
   type SalesRepAnalytics,
@@ -153,7 +155,39 @@ interface RepRow {
  */
 export async function salesRepAnalytics(db: Executor, dealershipId: string, period: Period): Promise<SalesRepAnalytics> {
   const result = await db.execute(salesRepAnalyticsSql(dealershipId, period));
-  return summarize(rowsOf<RepRow>(result));
+  const bySource = await leadsBySource(db, dealershipId, period);
+  return { ...summarize(rowsOf<RepRow>(result)), leadsBySource: bySource };
+}
+
+interface SourceRow {
+  source: LeadSource;
+  provider: string | null;
+  arrived: number;
+  claimed: number;
+  sold: number;
+}
+
+/**
+ * Leads by source (issue 14, decision 150): the leads that arrived in the period, per source and ADF provider, with
+ * how many are out of the pool now (claimed) and how many are Closed (sold). A range of leads_dealership_created_idx.
+ */
+export async function leadsBySource(db: Executor, dealershipId: string, period: Period): Promise<LeadSourceFigures[]> {
+  const { first, end } = periodDays(period);
+  const from = localMidnight(first, period.timezone);
+  const to = localMidnight(end, period.timezone);
+  const result = await db.execute(sql`
+    select l.source, case when l.source = 'adf' then l.source_provider end as provider,
+      count(*)::int as arrived,
+      (count(*) filter (where l.status <> 'new'))::int as claimed,
+      (count(*) filter (where l.status = 'closed'))::int as sold
+    from ${leads} l
+    where l.dealership_id = ${dealershipId} and l.created_at >= ${from} and l.created_at < ${to}
+    group by 1, 2
+  `);
+  const label = (r: SourceRow) => leadSourceLabel(r.source, r.provider);
+  return rowsOf<SourceRow>(result)
+    .map((r) => ({ source: r.source, provider: r.provider, arrived: r.arrived, claimed: r.claimed, sold: r.sold }))
+    .sort((a, b) => b.arrived - a.arrived || label(a).localeCompare(label(b)) || a.source.localeCompare(b.source));
 }
 
 /**
@@ -194,7 +228,7 @@ export function salesRepAnalyticsSql(dealershipId: string, period: Period): SQL 
 }
 
 /** Totals, averages and top performers of the reps' rows. */
-function summarize(rows: RepRow[]): SalesRepAnalytics {
+function summarize(rows: RepRow[]): Omit<SalesRepAnalytics, "leadsBySource"> {
   const reps: SalesRep[] = rows.map((r) => ({
     id: r.id,
     firstName: r.first_name,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LEAD_SOURCES } from "../lead-source";
 import { dealershipRole, entityId, timestamp } from "./responses/fields";
 
 // Test Drive Analytics and Sales Rep Analytics (spec part 2 §2, §3 both analytics responses, §9). Both count on the
@@ -86,6 +87,21 @@ export const salesRepSchema = z.strictObject({
 });
 export type SalesRep = z.infer<typeof salesRepSchema>;
 
+/**
+ * Leads by source (issue 14, decision 150): the leads that arrived (createdAt) in the period, one line per source and,
+ * for ADF, per provider name. Claimed: taken out of the pool (any status but new, as All Clients lists them). Sold:
+ * status Closed. Only sources with arrivals; most arrivals first.
+ */
+export const leadSourceFiguresSchema = z.strictObject({
+  source: z.enum(LEAD_SOURCES),
+  /** The ADF provider's name for source adf (null when the document named none); null for every other source. */
+  provider: z.string().nullable(),
+  arrived: count,
+  claimed: count,
+  sold: count,
+});
+export type LeadSourceFigures = z.infer<typeof leadSourceFiguresSchema>;
+
 /** Averages per rep, to one decimal (part 2 §9). */
 const average = z.number().nonnegative();
 
@@ -107,6 +123,7 @@ export const salesRepAnalyticsSchema = z.strictObject({
   }),
   /** Sorted by activity (the three counts added), then name. */
   salesReps: z.array(salesRepSchema),
+  leadsBySource: z.array(leadSourceFiguresSchema),
 });
 export type SalesRepAnalytics = z.infer<typeof salesRepAnalyticsSchema>;
 
