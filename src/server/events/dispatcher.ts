@@ -36,11 +36,15 @@ const MAX_GAPS = 10_000;
 export const MAX_DISPATCH_FAILURES = 5;
 
 export type EventHandler = (tx: Tx, event: DomainEvent & { id: number }) => Promise<void>;
+/** Once-only work done for a whole dispatch batch at once (one query for many events), after the per-event handlers. */
+export type EventBatchHandler = (tx: Tx, events: Array<DomainEvent & { id: number }>) => Promise<void>;
 export type EventListener = (event: DomainEvent & { id: number }) => void;
 
 export interface EventBus {
   /** Adds once-only work for every event; runs in the dispatching transaction. */
   handle(handler: EventHandler): void;
+  /** The same, for a handler that does a batch's events together (they commit together anyway). */
+  handleBatch(handler: EventBatchHandler): void;
   /** Hears every committed event in this process (after commit). Answers a function that stops listening. */
   listen(listener: EventListener): () => void;
   /**
@@ -61,6 +65,7 @@ interface PgliteLike {
 export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
   const { db, logger } = options;
   const handlers: EventHandler[] = [];
+  const batchHandlers: EventBatchHandler[] = [];
   const listeners = new Set<EventListener>();
   let running: Promise<void> | null = null;
   let again = false;
@@ -70,9 +75,10 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
 
   type Row = typeof domainEvents.$inferSelect;
 
-  async function runHandlers(tx: Tx, row: Row): Promise<void> {
-    const event = { ...parseDomainEvent(row), id: row.id };
-    for (const handler of handlers) await handler(tx, event);
+  async function runHandlers(tx: Tx, rows: Row[]): Promise<void> {
+    const events = rows.map((row) => ({ ...parseDomainEvent(row), id: row.id }));
+    for (const event of events) for (const handler of handlers) await handler(tx, event);
+    if (events.length) for (const handler of batchHandlers) await handler(tx, events);
   }
 
   const pendingEvents = (tx: Tx, id?: number) =>
@@ -99,7 +105,7 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
       return await db.transaction(async (tx) => {
         const rows = await pendingEvents(tx).limit(BATCH).for("update", { skipLocked: true });
         taken = rows.map((r) => r.id);
-        for (const row of rows) await runHandlers(tx, row);
+        await runHandlers(tx, rows);
         if (rows.length) await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(inArray(domainEvents.id, taken));
         return rows.length === BATCH;
       });
@@ -115,7 +121,7 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
       await db.transaction(async (tx) => {
         const [row] = await pendingEvents(tx, id).for("update", { skipLocked: true });
         if (!row) return;
-        await runHandlers(tx, row);
+        await runHandlers(tx, [row]);
         await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(eq(domainEvents.id, id));
       });
     } catch (error) {
@@ -313,6 +319,9 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
   return {
     handle(handler) {
       handlers.push(handler);
+    },
+    handleBatch(handler) {
+      batchHandlers.push(handler);
     },
     listen(listener) {
       const first = listeners.size === 0;

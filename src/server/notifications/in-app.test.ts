@@ -155,6 +155,28 @@ describe("who is told about a lead", () => {
   });
 });
 
+describe("a dispatch batch", () => {
+  it("tells each event's own people when one batch holds claims and leads of two dealerships", async () => {
+    const east = (await makeDealership(t.db, { name: "East Motors" })).id;
+    const eastDesk = await person("Sid", [{ dealershipId: east, role: "frontDesk" }]);
+    const eastBoss = await person("Eve", [{ dealershipId: east, role: "management" }]);
+    const northLeads = await Promise.all(["One", "Two", "Three"].map((firstName) => createLead(desk, { firstName })));
+    const eastLead = await createLead(eastBoss, { firstName: "Eastern" }, east);
+    await Promise.all(northLeads.map((lead, i) => (i === 1 ? rep2 : rep).agent.post(`/api/leads/${lead.id}/claim`)));
+    // Every event above is still pending: they go out in one dispatch, planned together.
+    await t.app.events.flush();
+    const rows = await t.db.select({ userId: notifications.userId, leadId: notifications.leadId, type: notifications.type }).from(notifications);
+    const heard = (type: string, leadId: string) => rows.filter((r) => r.type === type && r.leadId === leadId).map((r) => r.userId).sort();
+    for (const [i, lead] of northLeads.entries()) {
+      const claimer = i === 1 ? rep2 : rep;
+      // Claimed by the time of dispatch: only the claimer among the reps hears of its creation.
+      expect(heard("lead_created", lead.id)).toEqual(ids(boss, boss2, claimer));
+      expect(heard("lead_claimed", lead.id)).toEqual(ids(boss, boss2, desk));
+    }
+    expect(heard("lead_created", eastLead.id)).toEqual(ids(eastDesk));
+  });
+});
+
 describe("who is told about an appointment", () => {
   async function schedule(who: Person, leadId?: string): Promise<{ id: string }> {
     const response = await who.agent.post(`/api/dealerships/${north}/appointments`, {

@@ -5,7 +5,7 @@ import { domainEvents } from "../db/schema/events";
 import { leads } from "../db/schema/leads";
 import { notifications } from "../db/schema/notifications";
 import { users } from "../db/schema/users";
-import { planNotification } from "./notification-plan";
+import { planNotifications } from "./notification-plan";
 
 // The header bell's writer (decisions 100-103): a once-only handler of the event dispatcher (decision 051), so the rows
 // of an event commit with its "dispatched" mark, exactly once however many processes run. One row per recipient.
@@ -20,37 +20,52 @@ let lastPrune = 0;
 
 /** Writes the bell's rows for one event, and forgets what a member may no longer see. */
 export async function notifyInApp(tx: Tx, event: DomainEvent & { id?: number }): Promise<void> {
-  switch (event.type) {
-    case "team.member_removed":
-      // A removed member sees nothing of the dealership any more; rejoining starts with an empty bell.
-      await tx.delete(notifications).where(and(eq(notifications.userId, event.payload.member.id), eq(notifications.dealershipId, event.dealershipId)));
-      return;
-    case "dealership.deleted":
-      await tx.delete(notifications).where(eq(notifications.dealershipId, event.dealershipId));
-      return;
-    case "team.member_role_changed":
-      if (event.payload.role === "sales" && event.payload.previousRole !== "sales") await forgetUnseenLeads(tx, event.payload.member.id, event.dealershipId);
-      return;
+  await notifyInAppAll(tx, [event]);
+}
+
+/**
+ * Writes the bell's rows for a dispatch batch's events: who hears what is asked in one query and the rows go in one
+ * insert, whatever the batch's size (a busy lot's claims). Forgetting comes first: the recipients are judged on the
+ * database as it stands now, after every event of the batch, so a removed member is not told anyway.
+ */
+export async function notifyInAppAll(tx: Tx, events: ReadonlyArray<DomainEvent & { id?: number }>): Promise<void> {
+  const told: Array<DomainEvent & { id?: number }> = [];
+  for (const event of events) {
+    switch (event.type) {
+      case "team.member_removed":
+        // A removed member sees nothing of the dealership any more; rejoining starts with an empty bell.
+        await tx.delete(notifications).where(and(eq(notifications.userId, event.payload.member.id), eq(notifications.dealershipId, event.dealershipId)));
+        break;
+      case "dealership.deleted":
+        await tx.delete(notifications).where(eq(notifications.dealershipId, event.dealershipId));
+        break;
+      case "team.member_role_changed":
+        if (event.payload.role === "sales" && event.payload.previousRole !== "sales") await forgetUnseenLeads(tx, event.payload.member.id, event.dealershipId);
+        break;
+      default:
+        told.push(event);
+    }
   }
-  const plan = await planNotification(tx, event);
-  if (plan) {
-    await tx.insert(notifications).values(
-      plan.recipientIds.map((userId) => ({
-        userId,
-        type: plan.type,
-        title: plan.title,
-        message: plan.message,
-        targetUsersRole: plan.targetRoles,
-        // The lead or the actor may be gone by the time the event is dispatched: keep the notification, not the link.
-        createdBy: plan.createdBy ? sql`(select ${users.id} from ${users} where ${users.id} = ${plan.createdBy})` : null,
-        url: plan.url,
-        leadId: plan.leadId ? sql`(select ${leads.id} from ${leads} where ${leads.id} = ${plan.leadId})` : null,
-        dealershipId: plan.dealershipId,
-        // When it happened, not when it was dispatched (a sweep may come seconds later).
-        ...(event.id === undefined ? {} : { createdAt: sql`coalesce((select ${domainEvents.createdAt} from ${domainEvents} where ${domainEvents.id} = ${event.id}), now())` }),
-      })),
-    );
-  }
+  const plans = told.length ? await planNotifications(tx, told) : [];
+  const rows = plans.flatMap((plan, i) => {
+    if (!plan) return [];
+    const eventId = told[i]!.id;
+    return plan.recipientIds.map((userId) => ({
+      userId,
+      type: plan.type,
+      title: plan.title,
+      message: plan.message,
+      targetUsersRole: plan.targetRoles,
+      // The lead or the actor may be gone by the time the event is dispatched: keep the notification, not the link.
+      createdBy: plan.createdBy ? sql`(select ${users.id} from ${users} where ${users.id} = ${plan.createdBy})` : null,
+      url: plan.url,
+      leadId: plan.leadId ? sql`(select ${leads.id} from ${leads} where ${leads.id} = ${plan.leadId})` : null,
+      dealershipId: plan.dealershipId,
+      // When it happened, not when it was dispatched (a sweep may come seconds later).
+      createdAt: eventId === undefined ? sql`now()` : sql`coalesce((select ${domainEvents.createdAt} from ${domainEvents} where ${domainEvents.id} = ${eventId}), now())`,
+    }));
+  });
+  if (rows.length) await tx.insert(notifications).values(rows);
   await pruneNow(tx);
 }
 

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { DealershipRole } from "../../shared/constants";
 import type { DomainEvent, LeadSnapshot, TestDriveSnapshot } from "../../shared/events";
 import { fullName } from "../../shared/format";
@@ -196,50 +196,93 @@ function draftFor(event: DomainEvent): Draft | null {
 
 const SEE_EVERY_LEAD: DealershipRole[] = ["frontDesk", "management"];
 
-const list = (values: readonly string[]): SQL => (values.length ? sql`(${sql.join(values.map((v) => sql`${v}`), sql`, `)})` : sql`(null)`);
-
-/** Whether the member `du` may be told about the draft's lead (decision 010, as SQL). */
-function mayHearOfLead(draft: Draft, dealershipId: string): SQL {
-  if (!draft.leadId) return sql`true`;
-  const seesAll = sql`du.role in ${list(SEE_EVERY_LEAD)}`;
-  const now = sql`exists (select 1 from ${leads} l where l.id = ${draft.leadId} and l.dealership_id = ${dealershipId}
-    and (l.status = 'new' or l.claimed_by = du.user_id))`;
-  const snapshot = draft.leadSnapshot;
-  const then = snapshot ? (snapshot.status === "new" ? sql`true` : sql`du.user_id = ${snapshot.claimedBy}`) : sql`false`;
-  return sql`(${seesAll} or case when exists (select 1 from ${leads} l where l.id = ${draft.leadId}) then ${now} else ${then} end)`;
-}
-
-async function recipientsOf(db: Executor, draft: Draft, dealershipId: string, actorId: string | null): Promise<string[]> {
-  const people = [...new Set(draft.people.filter((p): p is string => Boolean(p)))];
-  const claimer = draft.leadClaimer && draft.leadId ? sql`or du.user_id = (select l.claimed_by from ${leads} l where l.id = ${draft.leadId})` : sql``;
-  const result = await db.execute(sql`select du.user_id as "userId"
-    from ${dealershipUsers} du join ${dealerships} d on d.id = du.dealership_id
-    where du.dealership_id = ${dealershipId} and du.active and d.active
-      and (du.role in ${list(draft.targetRoles)} or du.user_id in ${list(people)} ${claimer})
-      and du.user_id is distinct from ${actorId}
-      and ${mayHearOfLead(draft, dealershipId)}
-    order by du.user_id`);
-  return rowsOf<{ userId: string }>(result).map((r) => r.userId);
+/** One draft as a row of the recipients query (jsonb_to_recordset below). */
+interface DraftRow {
+  i: number;
+  dealership_id: string;
+  actor_id: string | null;
+  roles: DealershipRole[];
+  people: string[];
+  lead_id: string | null;
+  lead_claimer: boolean;
+  /** A deleted lead's snapshot: who could see it then ("new": everyone; else its claimer). */
+  snapshot_new: boolean | null;
+  snapshot_claimed_by: string | null;
 }
 
 /**
- * The notification one domain event makes, with everyone to tell as the database stands now (call it inside the
- * dispatching transaction). Null when the event tells nobody: not a notified kind, or nobody left to tell.
+ * Everyone to tell for each draft, in ONE statement however many drafts (a dispatch batch of a busy lot's claims):
+ * active members of the active dealership, by role or concerned, never the actor, and a rep only about a lead they may
+ * see now (decision 010), or saw, for a deleted lead, as its snapshot says.
  */
+async function recipientsOf(db: Executor, drafts: DraftRow[]): Promise<Map<number, string[]>> {
+  const result = await db.execute(sql`select d.i, du.user_id as "userId"
+    from jsonb_to_recordset(${JSON.stringify(drafts)}::jsonb) as d(i int, dealership_id text, actor_id text, roles text[],
+      people text[], lead_id text, lead_claimer boolean, snapshot_new boolean, snapshot_claimed_by text)
+    join ${dealershipUsers} du on du.dealership_id = d.dealership_id and du.active
+    join ${dealerships} dd on dd.id = du.dealership_id and dd.active
+    where (du.role = any(d.roles) or du.user_id = any(d.people)
+        or (d.lead_claimer and du.user_id = (select l.claimed_by from ${leads} l where l.id = d.lead_id)))
+      and du.user_id is distinct from d.actor_id
+      and (d.lead_id is null or du.role = any(${`{${SEE_EVERY_LEAD.join(",")}}`}::text[])
+        or case when exists (select 1 from ${leads} l where l.id = d.lead_id)
+          then exists (select 1 from ${leads} l where l.id = d.lead_id and l.dealership_id = d.dealership_id
+            and (l.status = 'new' or l.claimed_by = du.user_id))
+          else coalesce(d.snapshot_new or du.user_id = d.snapshot_claimed_by, false) end)
+    order by d.i, du.user_id`);
+  const byDraft = new Map<number, string[]>();
+  for (const { i, userId } of rowsOf<{ i: number; userId: string }>(result)) {
+    const list = byDraft.get(i);
+    if (list) list.push(userId);
+    else byDraft.set(i, [userId]);
+  }
+  return byDraft;
+}
+
+/**
+ * The notification each domain event makes, with everyone to tell as the database stands now (call it inside the
+ * dispatching transaction), in one query for all of them. Null for an event that tells nobody: not a notified kind,
+ * or nobody left to tell.
+ */
+export async function planNotifications(db: Executor, events: readonly DomainEvent[]): Promise<Array<NotificationPlan | null>> {
+  const drafts = events.map((event) => draftFor(event));
+  const rows: DraftRow[] = [];
+  drafts.forEach((draft, i) => {
+    if (!draft) return;
+    const event = events[i]!;
+    rows.push({
+      i,
+      dealership_id: event.dealershipId,
+      actor_id: event.actorId,
+      roles: draft.targetRoles,
+      people: [...new Set(draft.people.filter((p): p is string => Boolean(p)))],
+      lead_id: draft.leadId,
+      lead_claimer: Boolean(draft.leadClaimer && draft.leadId),
+      snapshot_new: draft.leadSnapshot ? draft.leadSnapshot.status === "new" : null,
+      snapshot_claimed_by: draft.leadSnapshot && draft.leadSnapshot.status !== "new" ? draft.leadSnapshot.claimedBy : null,
+    });
+  });
+  const recipients = rows.length ? await recipientsOf(db, rows) : new Map<number, string[]>();
+  return drafts.map((draft, i) => {
+    const recipientIds = recipients.get(i);
+    if (!draft || !recipientIds) return null;
+    const event = events[i]!;
+    return {
+      type: draft.type,
+      title: draft.title,
+      message: draft.message,
+      url: draft.url,
+      leadId: draft.leadId,
+      dealershipId: event.dealershipId,
+      createdBy: event.actorId,
+      targetRoles: draft.targetRoles,
+      recipientIds,
+    };
+  });
+}
+
+/** planNotifications for one event. */
 export async function planNotification(db: Executor, event: DomainEvent): Promise<NotificationPlan | null> {
-  const draft = draftFor(event);
-  if (!draft) return null;
-  const recipientIds = await recipientsOf(db, draft, event.dealershipId, event.actorId);
-  if (recipientIds.length === 0) return null;
-  return {
-    type: draft.type,
-    title: draft.title,
-    message: draft.message,
-    url: draft.url,
-    leadId: draft.leadId,
-    dealershipId: event.dealershipId,
-    createdBy: event.actorId,
-    targetRoles: draft.targetRoles,
-    recipientIds,
-  };
+  const [plan] = await planNotifications(db, [event]);
+  return plan ?? null;
 }
