@@ -1,5 +1,6 @@
 import { Transform, type Readable } from "node:stream";
 import { parse } from "csv-parse";
+import { nanoid } from "nanoid";
 import { z } from "zod";
 import { LEAD_NAME_MAX } from "../../shared/schemas/lead";
 import { createLeadSchema } from "../../shared/schemas/lead";
@@ -168,13 +169,16 @@ export function checkRows(table: CsvTable, mapping: Record<string, ImportLeadFie
 /** Saves the checked rows as new, unclaimed leads of the dealership, source "import", in the caller's transaction. */
 export async function insertImportedLeads(tx: Tx, dealershipId: string, rows: ImportedLead[]): Promise<number> {
   const CHUNK = 500;
-  const ids: string[] = [];
+  // The ids are chosen here so that their order is the file's: a row is linked to the rows above it.
+  const ids = rows.map(() => nanoid());
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const chunk = rows.slice(i, i + CHUNK).map(({ line: _line, ...lead }) => ({ ...lead, dealershipId, status: "new" as const, source: "import" as const }));
-    const done = await tx.insert(leads).values(chunk).returning({ id: leads.id });
-    ids.push(...done.map((d) => d.id));
+    const chunk = rows
+      .slice(i, i + CHUNK)
+      .map(({ line: _line, ...lead }, j) => ({ ...lead, id: ids[i + j]!, dealershipId, status: "new" as const, source: "import" as const }));
+    await tx.insert(leads).values(chunk);
   }
-  // An imported customer who is already an open lead is linked to it like any new lead (decision 137).
+  // An imported customer who is already an open lead, or twice in the file, is linked like any new lead (decisions
+  // 137, 153).
   await linkImportedDuplicates(tx, dealershipId, ids);
   return ids.length;
 }

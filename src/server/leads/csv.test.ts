@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeDealership, makeUser } from "../db/factories";
 import { makeLead } from "../db/factories-leads";
+import { leadDuplicates } from "../db/schema/lead-duplicates";
 import { leads } from "../db/schema/leads";
 import { createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
 import { neutraliseFormula } from "./csv-export";
@@ -75,6 +76,38 @@ describe("CSV import", () => {
     ]);
     const [fresh] = await t.db.select().from(leads).where(eq(leads.lastName, "Face"));
     expect((await frontDesk.get(`/api/leads/${fresh!.id}/duplicates`)).json()).toEqual([]);
+  });
+
+  it("links rows of the same file that are one customer (phone written differently, e-mail in another case), later row to earlier", async () => {
+    const csv = [
+      "First Name,Last Name,E-mail,Phone",
+      "Pat,InFileOne,,+1 (905) 555-4242",
+      "Pat,InFileTwo,,905-555-4242",
+      "Lee,InFileMail,LEE.INFILE@example.com,",
+      "Solo,InFileAlone,solo.infile@example.com,416-555-7007",
+      "Lee,InFileAgain,lee.infile@example.com,",
+      "Pat,InFileThree,pat.infile@example.com,905.555.4242",
+    ].join("\n");
+    const response = await upload(frontDesk, "import", csv);
+    expect(response.statusCode, response.body).toBe(201);
+    const rows = await t.db.select({ id: leads.id, lastName: leads.lastName }).from(leads).where(sql`${leads.lastName} like 'InFile%'`);
+    const id = (lastName: string) => rows.find((r) => r.lastName === lastName)!.id;
+    const links = await t.db
+      .select({ from: leadDuplicates.leadId, to: leadDuplicates.duplicateOfId, on: leadDuplicates.matchedOn })
+      .from(leadDuplicates)
+      .where(sql`${leadDuplicates.leadId} in ${rows.map((r) => r.id)} or ${leadDuplicates.duplicateOfId} in ${rows.map((r) => r.id)}`);
+    const named = (n: string) => rows.find((r) => r.id === n)!.lastName;
+    expect(links.map((l) => [named(l.from), named(l.to), l.on]).sort()).toEqual([
+      ["InFileAgain", "InFileMail", "email"],
+      ["InFileThree", "InFileOne", "phone"],
+      ["InFileThree", "InFileTwo", "phone"],
+      ["InFileTwo", "InFileOne", "phone"],
+    ]);
+    // Both leads' pages show the link; the row nobody else shares has none.
+    const shown = async (lastName: string) => (await frontDesk.get(`/api/leads/${id(lastName)}/duplicates`)).json<Array<{ id: string }>>().map((d) => d.id);
+    expect(await shown("InFileMail")).toEqual([id("InFileAgain")]);
+    expect((await shown("InFileOne")).sort()).toEqual([id("InFileTwo"), id("InFileThree")].sort());
+    expect(await shown("InFileAlone")).toEqual([]);
   });
 
   it("imports nothing when one row is bad, and says which line and field", async () => {

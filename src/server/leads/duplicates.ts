@@ -19,6 +19,9 @@ export const FINISHED_LEAD_STATUSES = ["closed", "lost"] as const;
 /** At most this many open leads are linked to one new lead (the newest matches first). */
 const LINKS_PER_LEAD = 5;
 
+/** The advisory lock of a dealership's duplicate linking: imports take it exclusively, single creates shared. */
+const importLockKey = (dealershipId: string) => sql`hashtextextended(${`lead-duplicate-import:${dealershipId}`}, 0)`;
+
 /**
  * Links a lead just inserted (in `tx`, not yet committed) to the open leads of its dealership sharing its normalised
  * e-mail or phone. Two identical leads created at the same moment must still find each other, and neither can see the
@@ -36,6 +39,9 @@ export async function linkPossibleDuplicates(
   ].filter((k): k is string => k !== null);
   if (keys.length === 0) return 0;
   keys.sort();
+  // Shared with every other create, exclusive against an import's linking (linkImportedDuplicates): taken before the
+  // value locks, so a create queued behind an import holds none of them while it waits (no deadlock).
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${importLockKey(lead.dealershipId)})`);
   for (const key of keys) {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`lead-duplicate:${lead.dealershipId}:${key}`}, 0))`);
   }
@@ -61,29 +67,39 @@ export async function linkPossibleDuplicates(
 }
 
 /**
- * Links imported leads (just inserted in `tx`) to the open leads the dealership already had, in one statement: an
- * import of 5,000 rows is one query, not 5,000 locked lookups. Rows of the same file are not linked to each other
- * (decision 137).
+ * Links imported leads (just inserted in `tx`, `importedIds` in the file's order) in one statement, so an import of
+ * 5,000 rows is one query, not 5,000 locked lookups (decisions 137, 153). Each imported lead is linked, like any new
+ * lead, to at most 5 open leads sharing its normalised e-mail or phone, the newest first: the rows ABOVE it in the same
+ * file (newest being the nearest), then the leads the dealership already had. A row is never linked to a row below it:
+ * each pair is one link, from the later row to the earlier one, as two leads created one after the other would be.
+ *
+ * It first takes the dealership's import lock exclusively, and `linkPossibleDuplicates` takes it shared: so the look
+ * waits for every single create and every other import of the dealership still in flight to commit, and sees their
+ * leads (two parallel imports of one file are linked row to row; a lead typed in during an import is linked to it).
  */
 export async function linkImportedDuplicates(tx: Tx, dealershipId: string, importedIds: string[]): Promise<number> {
   if (importedIds.length === 0) return 0;
-  const ids = sql`(select jsonb_array_elements_text(${JSON.stringify(importedIds)}::jsonb))`;
+  await tx.execute(sql`select pg_advisory_xact_lock(${importLockKey(dealershipId)})`);
   const result = await tx.execute(sql`
+    with imported as (
+      select t.id, t.pos from jsonb_array_elements_text(${JSON.stringify(importedIds)}::jsonb) with ordinality as t(id, pos)
+    )
     insert into ${leadDuplicates} (lead_id, duplicate_of_id, dealership_id, matched_on)
     select i.id, m.id, i.dealership_id,
            concat_ws(',', case when m.email_normalized = i.email_normalized then 'email' end,
                           case when m.phone_normalized = i.phone_normalized then 'phone' end)
-    from ${leads} i
+    from imported p
+    join ${leads} i on i.id = p.id and i.dealership_id = ${dealershipId}
     cross join lateral (
       select l.id, l.email_normalized, l.phone_normalized
       from ${leads} l
-      where l.dealership_id = ${dealershipId} and l.id not in ${ids}
+      left join imported q on q.id = l.id
+      where l.dealership_id = ${dealershipId} and (q.pos is null or q.pos < p.pos)
         and l.status not in (${sql.join(FINISHED_LEAD_STATUSES.map((s) => sql`${s}`), sql`, `)})
         and (l.email_normalized = i.email_normalized or l.phone_normalized = i.phone_normalized)
-      order by l.created_at desc, l.id desc
+      order by q.pos desc nulls last, l.created_at desc, l.id desc
       limit ${LINKS_PER_LEAD}
     ) m
-    where i.id in ${ids} and i.dealership_id = ${dealershipId}
     on conflict do nothing
     returning lead_id`);
   return rowsOf(result).length;
