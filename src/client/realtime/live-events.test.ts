@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
-import { areaOf, isControlMessage, liveToast, parseLiveMessage, type LiveMessage } from "./live-events";
+import { areaOf, isControlMessage, liveToast, mergedLeadRedirect, parseLiveMessage, type LiveMessage } from "./live-events";
 import { refreshFor } from "./LiveUpdates";
 import { reconnectDelay, socketUrl } from "./socket";
 
@@ -47,6 +47,34 @@ describe("live toasts this tab keeps to itself (decision 116)", () => {
   it("not for a client whose name the server withheld from someone who may not see them", () => {
     expect(liveToast(event("lead_claimed", { firstName: "", lastName: "" }), at)).toBeNull();
     expect(liveToast(event("lead_status_changed", { status: "closed" }), at)).toEqual({ title: "Lead Updated", description: "Lead status changed to Closed" });
+  });
+});
+
+describe("a merge (decision 157)", () => {
+  const merged = (data: LiveMessage["data"] = {}) =>
+    event("lead_merged", { firstName: "Dana", lastName: "Twin", status: "claimed", leadId: "kept-1", mergedLeadId: "gone-1", ...data });
+
+  it("has its own toast, quiet like the others, and none for a nameless copy", () => {
+    expect(liveToast(merged(), at)).toEqual({ title: "Leads Merged", description: "Leads merged: Dana Twin" });
+    expect(liveToast(merged(), { ...at, writingRecently: true })).toBeNull();
+    expect(liveToast(merged(), { ...at, now: loadedAt + 1000 })).toBeNull();
+    expect(liveToast(event("lead_merged", { firstName: "", lastName: "", status: "claimed" }), at)).toBeNull();
+  });
+
+  it("moves a tab on the merged-away lead's page to the kept lead, and says why", () => {
+    expect(mergedLeadRedirect(merged(), "/leads/detail/gone-1")).toEqual({
+      to: "/leads/detail/kept-1",
+      toast: { title: "Lead Merged", description: "This lead was merged into Dana Twin." },
+    });
+    expect(mergedLeadRedirect(merged(), "/leads/detail/gone-1/")?.to).toBe("/leads/detail/kept-1");
+  });
+
+  it("leaves every other page where it is, and a nameless copy (no ids) moves nobody", () => {
+    expect(mergedLeadRedirect(merged(), "/leads/detail/kept-1")).toBeNull();
+    expect(mergedLeadRedirect(merged(), "/leads/detail/gone-10")).toBeNull();
+    expect(mergedLeadRedirect(merged(), "/leads/new")).toBeNull();
+    expect(mergedLeadRedirect(event("lead_merged", { firstName: "", lastName: "" }), "/leads/detail/gone-1")).toBeNull();
+    expect(mergedLeadRedirect(event("lead_deleted", { leadId: "kept-1", mergedLeadId: "gone-1" }), "/leads/detail/gone-1")).toBeNull();
   });
 });
 
@@ -97,6 +125,16 @@ describe("what an event refreshes", () => {
 
   it("a test-drive event: the inventory and drives, so those screens follow live", () => {
     expect(staleAfter("test_drive_updated")).toEqual(["count", "drives", "metrics", "notifications", "vehicles"]);
+  });
+
+  it("a merge: the same as a lead event, except the merged-away lead, which is gone", () => {
+    const client = new QueryClient();
+    const gone = ["/api/leads", "gone-1"];
+    for (const key of [...Object.values(keys), gone]) client.setQueryData([...key], { x: 1 });
+    refreshFor(client, D, { type: "lead_merged", data: { leadId: "lead-1", mergedLeadId: "gone-1" } });
+    expect(client.getQueryState(gone)?.isInvalidated).toBe(false);
+    for (const key of [keys.lead, keys.newLeads, keys.myLeads, keys.metrics, keys.count]) expect(client.getQueryState([...key])?.isInvalidated).toBe(true);
+    expect(staleAfter("lead_merged")).toEqual(staleAfter("lead_created"));
   });
 
   it("anything else: only the notifications", () => {

@@ -6,7 +6,16 @@ import { LIVE_TOAST_MAX_EVENT_AGE_MS, LIVE_TOAST_QUIET_AFTER_LOAD_MS } from "./c
 
 export interface LiveMessage {
   type: string;
-  data: { firstName?: string; lastName?: string; status?: string; title?: string; timestamp?: string };
+  data: {
+    firstName?: string;
+    lastName?: string;
+    status?: string;
+    title?: string;
+    timestamp?: string;
+    /** lead_merged (decision 157): the lead kept and the one merged into it (absent from a nameless copy). */
+    leadId?: string;
+    mergedLeadId?: string;
+  };
 }
 
 /** Which cached data an event makes stale; notifications and their count are refreshed for every event. */
@@ -48,6 +57,8 @@ export function liveToastText(message: LiveMessage): { title: string; descriptio
       return { title: "Lead Claimed", description: `Lead claimed: ${name(data)}` };
     case "lead_status_changed":
       return { title: "Lead Updated", description: `Lead status changed to ${statusLabel(data.status)}` };
+    case "lead_merged":
+      return { title: "Leads Merged", description: `Leads merged: ${name(data)}` };
     case "appointment_created":
       return { title: "New Appointment", description: `New appointment scheduled: ${data.title ?? ""}` };
     case "appointment_status_changed":
@@ -81,11 +92,31 @@ export function liveToast(message: LiveMessage, context: ToastContext): { title:
   const at = message.data.timestamp ? Date.parse(message.data.timestamp) : Number.NaN;
   if (Number.isFinite(at) && now - at > LIVE_TOAST_MAX_EVENT_AGE_MS) return null;
   if (writingRecently) return null;
-  if ((message.type === "lead_created" || message.type === "lead_claimed") && !name(message.data)) return null;
+  if ((message.type === "lead_created" || message.type === "lead_claimed" || message.type === "lead_merged") && !name(message.data)) return null;
   return liveToastText(message);
 }
 
 /** Messages about the socket itself, not events: 'authenticated' (scoped) and 'error' (the last message was refused). */
 export function isControlMessage(message: LiveMessage): boolean {
   return message.type === "authenticated" || message.type === "error";
+}
+
+const LEAD_PAGE = /^\/leads\/detail\/([^/]+)\/?$/;
+
+/**
+ * Where a tab showing the merged-away lead's page goes when that lead is merged into another (decision 157): the kept
+ * lead's page, with a toast saying why, instead of "Lead Not Found". Null when this tab is not on that page, or the
+ * message does not name the kept lead (a nameless copy: the rep may not open it).
+ */
+export function mergedLeadRedirect(message: LiveMessage, pathname: string): { to: string; toast: { title: string; description: string } } | null {
+  if (message.type !== "lead_merged") return null;
+  const { leadId, mergedLeadId } = message.data;
+  if (typeof leadId !== "string" || typeof mergedLeadId !== "string" || !leadId || !mergedLeadId) return null;
+  const open = LEAD_PAGE.exec(pathname)?.[1];
+  if (!open || decodeURIComponent(open) !== mergedLeadId) return null;
+  const into = name(message.data);
+  return {
+    to: `/leads/detail/${encodeURIComponent(leadId)}`,
+    toast: { title: "Lead Merged", description: into ? `This lead was merged into ${into}.` : "This lead was merged into another lead." },
+  };
 }

@@ -9,6 +9,8 @@ import { can } from "../../shared/permissions";
 // - a sales rep also gets a nameless copy (no client name) when their lists change without the client being theirs:
 //   a lead leaving the pool (claimed, or moved on from "new" by someone else) and any drive (a vehicle going out or
 //   coming back changes the inventory everyone sees). They never learn whose client it became.
+// - a merge (decision 157) goes whole, with the kept and merged-away ids, to whoever may open the kept lead; other reps
+//   get the nameless copy without either id.
 
 export type Delivery = "whole" | "nameless" | "none";
 
@@ -43,6 +45,15 @@ export function deliveryFor(event: DomainEvent, listener: Listener, drive?: Driv
       const { lead, previousStatus } = event.payload;
       if (lead.status === "new" || lead.claimedBy === me) return "whole";
       return previousStatus === "new" ? "nameless" : "none";
+    }
+    case "lead.merged": {
+      // Decision 157. Whoever may open the kept lead (as it now is) hears the merge whole, with both ids, so a page of
+      // the merged-away lead can move to it. The event does not say where the kept lead stood before (in the pool, or
+      // a colleague's), so any other rep gets the nameless copy, as for a claim: their pool may have changed; they
+      // learn neither the client nor the ids. (The merged-away lead's own lead.deleted follows, by its own rule.)
+      if (can(listener.role, "seeAllClaimedLeads")) return "whole";
+      const { lead } = event.payload;
+      return lead.status === "new" || lead.claimedBy === me ? "whole" : "nameless";
     }
     case "appointment.created":
     case "appointment.status_changed": {

@@ -22,6 +22,7 @@ export const REALTIME_EVENT_TYPES = [
   "lead_claimed",
   "lead_status_changed",
   "lead_deleted",
+  "lead_merged",
   "appointment_created",
   "appointment_status_changed",
   "test_drive_updated",
@@ -34,6 +35,9 @@ export interface RealtimeData {
   status: string;
   title: string;
   timestamp: string;
+  /** lead_merged only (decision 157): the lead kept, and the one folded into it and deleted. */
+  leadId?: string;
+  mergedLeadId?: string;
 }
 
 export interface RealtimeMessage {
@@ -58,6 +62,14 @@ export function realtimeMessageOf(event: DomainEvent, at: Date): RealtimeMessage
       const type = event.type === "lead.created" ? "lead_created" : event.type === "lead.claimed" ? "lead_claimed" : event.type === "lead.deleted" ? "lead_deleted" : "lead_status_changed";
       return { type, data: { firstName: lead.firstName, lastName: lead.lastName, status: lead.status, title: "", timestamp } };
     }
+    case "lead.merged": {
+      // The kept lead as it now is, and which lead went into it: an open page of the merged-away lead moves there.
+      const { lead, merged } = event.payload;
+      return {
+        type: "lead_merged",
+        data: { firstName: lead.firstName, lastName: lead.lastName, status: lead.status, title: "", timestamp, leadId: lead.id, mergedLeadId: merged.id },
+      };
+    }
     case "appointment.created":
     case "appointment.status_changed": {
       const { appointment } = event.payload;
@@ -80,7 +92,11 @@ export function realtimeMessageOf(event: DomainEvent, at: Date): RealtimeMessage
   }
 }
 
-/** The same message without whose client it is: a list refresh for someone who may not see the client (decision 106). */
+/**
+ * The same message without whose client it is: a list refresh for someone who may not see the client (decision 106).
+ * A merge's copy names neither lead either (decision 157): the ids would tie a client they may not open to another.
+ */
 export function withoutClient(message: RealtimeMessage): RealtimeMessage {
-  return { type: message.type, data: { ...message.data, firstName: "", lastName: "" } };
+  const { leadId: _kept, mergedLeadId: _merged, ...data } = message.data;
+  return { type: message.type, data: { ...data, firstName: "", lastName: "" } };
 }

@@ -216,6 +216,39 @@ describe("who hears which event", () => {
   });
 });
 
+describe("a merge of two leads (decision 157)", () => {
+  it("reaches whoever may open the kept lead whole, with both ids, before the merged-away lead's deletion; other reps nameless; nobody elsewhere", async () => {
+    const a = await socketOf("repA");
+    const b = await socketOf("repB");
+    const desk = await socketOf("desk");
+    const there = await socketOf("outsider", theirs);
+    const phone = "9055553101";
+    const kept = await createLead("desk", ours, { phone });
+    const gone = await createLead("desk", ours, { phone: `+1 (905) 555-3101` });
+    // The kept lead is B's client: B may open it, A may not.
+    expect((await call(server.app, await cookie("repB"), "POST", `/api/leads/${kept.id}/claim`)).statusCode).toBe(200);
+    await a.next((m) => m.type === "lead_claimed");
+    const since = { a: a.received.length, b: b.received.length, desk: desk.received.length };
+
+    const merged = await call(server.app, await cookie("desk"), "POST", `/api/leads/${kept.id}/merge`, { mergeLeadId: gone.id });
+    expect(merged.statusCode).toBe(200);
+
+    const whole = { type: "lead_merged", data: { firstName: kept.firstName, lastName: kept.lastName, status: "claimed", title: "", timestamp: expect.any(String), leadId: kept.id, mergedLeadId: gone.id } };
+    for (const [who, socket] of [["b", b], ["desk", desk]] as const) {
+      expect(await socket.next((m) => m.type === "lead_merged", { since: since[who] })).toEqual(whole);
+      const deleted = await socket.next((m) => m.type === "lead_deleted" && m.data.lastName === gone.lastName, { since: since[who] });
+      const order = socket.received.slice(since[who]).map((m) => m.type);
+      expect(order.indexOf("lead_merged")).toBeLessThan(order.indexOf("lead_deleted"));
+      expect(deleted.data.status).toBe("new");
+    }
+    const nameless = await a.next((m) => m.type === "lead_merged", { since: since.a });
+    expect(nameless).toEqual({ type: "lead_merged", data: { firstName: "", lastName: "", status: "claimed", title: "", timestamp: expect.any(String) } });
+    expect(JSON.stringify(a.received.slice(since.a))).not.toContain(kept.id);
+    await settle();
+    expect(there.received.some((m) => m.type === "lead_merged" || mentions(there, kept.lastName))).toBe(false);
+  });
+});
+
 describe("a socket is closed", () => {
   it("when its session signs out", async () => {
     const user = await makeUser(database.db, { memberships: [{ dealershipId: ours, role: "sales" }] });
