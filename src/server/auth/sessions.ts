@@ -84,13 +84,15 @@ type SessionRow = UserRow & { sessionExpire: Date; absoluteExpiry: string | numb
 
 /**
  * The live session behind a cookie token, sliding its idle expiry; null when missing or expired. With a dealership id,
- * the user's role in that dealership comes in the same query.
+ * the user's role in that dealership comes in the same query. `slide: false` only reads: what is not the person's
+ * own use (the real-time socket and its reconnects, decision 156) must not keep an idle session alive.
  */
 export async function resumeSession(
   db: Db,
   token: string,
   policy: SessionPolicy,
   dealershipId?: string,
+  options: { slide?: boolean } = {},
 ): Promise<ResumedSession | null> {
   const sid = hashToken(token);
   const now = Date.now();
@@ -102,7 +104,7 @@ export async function resumeSession(
     return null;
   }
   const slid = Math.min(now + policy.idleMs, absoluteExpiry);
-  if (slid - new Date(row.sessionExpire).getTime() > TOUCH_INTERVAL_MS) {
+  if (options.slide !== false && slid - new Date(row.sessionExpire).getTime() > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ expire: new Date(slid), lastSeenAt: new Date(now) }).where(eq(sessions.sid, sid));
   }
   const { sessionExpire: _e, absoluteExpiry: _a, isPlatformAdmin, role, ...user } = row;
