@@ -1,6 +1,7 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { IntakeDocument } from "../../shared/schemas/responses/intake";
 import type { Db, Tx } from "../db/client";
+import { dealerships } from "../db/schema/dealerships";
 import { intakeCredentials, intakeDocuments } from "../db/schema/intake";
 import { publish } from "../events/outbox";
 import { createLead, leadSnapshot } from "../leads/queries";
@@ -20,7 +21,40 @@ export type Channel = "http" | "email";
 
 export type ReceiveOutcome =
   | { accepted: true; documentId: string; leadIds: string[] }
-  | { accepted: false; documentId: string; error: string };
+  | { accepted: false; documentId: string; error: string; credentialGone?: false }
+  /** The credential was revoked or rotated after it was checked: nothing was saved (a 401 / an unknown address). */
+  | { accepted: false; documentId: null; error: string; credentialGone: true };
+
+/** What a document refused for its credential is told (decision 154). */
+export const CREDENTIAL_GONE = "The intake credential was revoked or rotated";
+
+/** Thrown inside the transaction to roll it back when the credential no longer matches. */
+class CredentialGone extends Error {}
+
+/**
+ * Re-checks, inside the document's transaction, that the credential the request was let in with is still live and
+ * unchanged (same secret and mailbox, not revoked, dealership in service), and holds a share lock on its row until
+ * the commit (decision 154). A revoke or rotate is an UPDATE of that row, so it waits for a document already past
+ * this point, and a document reaching this point after a revoke or rotate committed finds the row changed: a post is
+ * accepted before the revoke or refused, never after it.
+ */
+async function holdCredential(tx: Tx, credential: CredentialRow): Promise<void> {
+  const [live] = await tx
+    .select({ id: intakeCredentials.id })
+    .from(intakeCredentials)
+    .innerJoin(dealerships, eq(dealerships.id, intakeCredentials.dealershipId))
+    .where(
+      and(
+        eq(intakeCredentials.id, credential.id),
+        eq(intakeCredentials.secretHash, credential.secretHash),
+        eq(intakeCredentials.mailbox, credential.mailbox),
+        isNull(intakeCredentials.revokedAt),
+        eq(dealerships.active, true),
+      ),
+    )
+    .for("share", { of: intakeCredentials });
+  if (!live) throw new CredentialGone(CREDENTIAL_GONE);
+}
 
 async function keepDocument(
   db: Db | Tx,
@@ -65,7 +99,8 @@ export async function receiveAdf(db: Db, credential: CredentialRow, xml: string,
     const prospects = parseAdfDocument(xml);
     // The intake acts for the dealership, not for a person: the events' actor is the system (null).
     const viewer = viewerOf("", credential.dealershipId, "management");
-    return await db.transaction(async (tx) => {
+    const outcome = await db.transaction(async (tx) => {
+      await holdCredential(tx, credential);
       const leadIds: string[] = [];
       for (const prospect of prospects) {
         const row = await createLead(
@@ -85,11 +120,15 @@ export async function receiveAdf(db: Db, credential: CredentialRow, xml: string,
         await publish(tx, { type: "lead.created", dealershipId: credential.dealershipId, actorId: null, payload: { lead: leadSnapshot(row) } });
         leadIds.push(row.id);
       }
-      await tx.update(intakeCredentials).set({ lastUsedAt: sql`now()` }).where(eq(intakeCredentials.id, credential.id));
       const documentId = await keepDocument(tx, credential, channel, xml, { leadsCreated: leadIds.length, error: null });
       return { accepted: true as const, documentId, leadIds };
     });
+    // After the commit: inside it, two documents of one credential holding their share locks would each wait for the
+    // other's to update the row (a deadlock).
+    await db.update(intakeCredentials).set({ lastUsedAt: sql`now()` }).where(eq(intakeCredentials.id, credential.id));
+    return outcome;
   } catch (error) {
+    if (error instanceof CredentialGone) return { accepted: false, documentId: null, error: error.message, credentialGone: true };
     if (!(error instanceof AdfError)) throw error;
     const documentId = await keepDocument(db, credential, channel, xml, { leadsCreated: 0, error: error.message });
     return { accepted: false, documentId, error: error.message };

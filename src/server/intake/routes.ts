@@ -107,6 +107,8 @@ export async function intakeRoutes(app: FastifyInstance): Promise<void> {
         throw new HttpError(415, "Send the ADF document as XML (Content-Type: application/xml)");
       }
       const outcome = await receiveAdf(app.db, credential, request.body, "http");
+      // Revoked or rotated between the check above and the document's transaction: refused like any dead credential.
+      if (!outcome.accepted && outcome.credentialGone) throw unauthorized(NO_CREDENTIAL);
       if (!outcome.accepted) return reply.code(400).send({ message: outcome.error, documentId: outcome.documentId });
       const count = outcome.leadIds.length;
       const answer: AdfReceipt = {
