@@ -60,7 +60,10 @@ export const pushNotifications = pgTable("push_notifications", {
   leadId: text("lead_id").references(() => leads.id, { onDelete: "set null" }),
   dealershipId: text("dealership_id").references(() => dealerships.id, { onDelete: "cascade" }),
   createdAt: createdAt(),
-});
+}, (t) => [
+  // Retention pruning, oldest first (decision 158).
+  index("push_notifications_created_idx").on(t.createdAt),
+]);
 
 export const emailNotificationTriggers = pgTable(
   "email_notification_triggers",

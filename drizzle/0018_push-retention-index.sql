@@ -1,0 +1,1 @@
+CREATE INDEX "push_notifications_created_idx" ON "push_notifications" USING btree ("created_at");
