@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page, WebSocket } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { logInAs } from "./helpers/auth";
 import { expectAccessible } from "./helpers/axe";
@@ -31,11 +31,12 @@ async function twinLeads(page: Page): Promise<{ first: string; second: string; s
 }
 
 /** Opens `path` and resolves once that document's socket has been accepted for its dealership. */
-async function openLive(page: Page, path: string): Promise<void> {
+async function openLive(page: Page, path: string): Promise<WebSocket> {
   const opened = page.waitForEvent("websocket", { predicate: (ws) => new URL(ws.url()).pathname === "/ws", timeout: 30_000 });
   await page.goto(path);
   const socket = await opened;
   await socket.waitForEvent("framereceived", { predicate: ({ payload }) => String(payload).includes('"authenticated"'), timeout: 30_000 });
+  return socket;
 }
 
 describe("a merge seen from another browser", () => {
@@ -83,4 +84,45 @@ describe("a merge seen from another browser", () => {
       await boss.context.close();
     });
   }
+
+  it("reaches a hidden tab only when it is shown again: nothing is asked of the server meanwhile (decision 156)", async () => {
+    const desk = await newPage(suite.browser, suite.server.url, DESKTOP);
+    const boss = await newPage(suite.browser, suite.server.url, DESKTOP);
+    await logInAs(desk.page, "frontDesk");
+    await logInAs(boss.page, "management");
+    const { first, second } = await twinLeads(desk.page);
+    const socket = await openLive(boss.page, `/leads/detail/${first}`);
+    await boss.page.getByTestId("lead-information").getByText("Morgan", { exact: true }).waitFor();
+    await boss.page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+    // The manager's tab goes to the background (another tab in front, a minimised window).
+    const setVisibility = (state: "hidden" | "visible") =>
+      boss.page.evaluate((value) => {
+        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => value });
+        Object.defineProperty(document, "hidden", { configurable: true, get: () => value === "hidden" });
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, state);
+    await setVisibility("hidden");
+    const asked: string[] = [];
+    boss.page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/api/")) asked.push(request.url());
+    });
+    const heard = socket.waitForEvent("framereceived", { predicate: ({ payload }) => String(payload).includes('"lead_merged"'), timeout: 15_000 });
+    const merged = await desk.page.request.post(`${suite.server.url}/api/leads/${second}/merge`, { data: { mergeLeadId: first } });
+    expect(merged.status()).toBe(200);
+    // The event reached the tab, which asked nothing and stayed where it was.
+    await heard;
+    await boss.page.waitForTimeout(1500);
+    expect(asked).toEqual([]);
+    expect(new URL(boss.page.url()).pathname).toBe(`/leads/detail/${first}`);
+
+    // Shown again: the page follows the merge then.
+    await setVisibility("visible");
+    await waitForPath(boss.page, `/leads/detail/${second}`);
+    await waitForToast(boss.page, "This lead was merged into");
+    expect(await boss.page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(asked.length).toBeGreaterThan(0);
+    await desk.context.close();
+    await boss.context.close();
+  });
 });

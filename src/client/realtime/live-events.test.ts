@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
-import { areaOf, isControlMessage, liveToast, mergedLeadRedirect, parseLiveMessage, type LiveMessage } from "./live-events";
+import { areaOf, HeldWhileHidden, isControlMessage, liveToast, mergedLeadRedirect, parseLiveMessage, type LiveMessage } from "./live-events";
 import { refreshFor } from "./LiveUpdates";
 import { reconnectDelay, socketUrl } from "./socket";
 
@@ -75,6 +75,33 @@ describe("a merge (decision 157)", () => {
     expect(mergedLeadRedirect(merged(), "/leads/new")).toBeNull();
     expect(mergedLeadRedirect(event("lead_merged", { firstName: "", lastName: "" }), "/leads/detail/gone-1")).toBeNull();
     expect(mergedLeadRedirect(event("lead_deleted", { leadId: "kept-1", mergedLeadId: "gone-1" }), "/leads/detail/gone-1")).toBeNull();
+  });
+});
+
+describe("a hidden tab (decision 156)", () => {
+  it("holds events until it is shown again, so nothing it refreshes keeps an idle session alive; then hands them back in order", () => {
+    let hidden = false;
+    const held = new HeldWhileHidden(() => hidden);
+    expect(held.offer(event("lead_created"))).toBe(true);
+    hidden = true;
+    const claimed = event("lead_claimed");
+    const merged = event("lead_merged", { leadId: "k", mergedLeadId: "g" });
+    expect(held.offer(claimed)).toBe(false);
+    expect(held.offer(merged)).toBe(false);
+    hidden = false;
+    expect(held.take()).toEqual([claimed, merged]);
+    expect(held.take()).toEqual([]);
+  });
+
+  it("keeps one event per kind (a merge per merged-away lead), so a tab hidden for days holds a handful", () => {
+    const held = new HeldWhileHidden(() => true);
+    for (let i = 0; i < 1000; i++) held.offer(event("lead_created", { lastName: `L${i}` }));
+    held.offer(event("lead_merged", { leadId: "k", mergedLeadId: "g1" }));
+    held.offer(event("lead_merged", { leadId: "k", mergedLeadId: "g2" }));
+    held.offer(event("appointment_created"));
+    const kept = held.take();
+    expect(kept.map((m) => `${m.type}${m.data.mergedLeadId ?? ""}`)).toEqual(["lead_created", "lead_mergedg1", "lead_mergedg2", "appointment_created"]);
+    expect(kept[0]!.data.lastName).toBe("L999");
   });
 });
 

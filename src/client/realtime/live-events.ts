@@ -120,3 +120,30 @@ export function mergedLeadRedirect(message: LiveMessage, pathname: string): { to
     toast: { title: "Lead Merged", description: into ? `This lead was merged into ${into}.` : "This lead was merged into another lead." },
   };
 }
+
+/**
+ * Events that reach a hidden tab wait until it is shown again (decision 156): refreshing would make requests, and each
+ * request slides the session's idle expiry, so a tab left open on a lot computer would stay signed in on other
+ * people's work. Without the socket a hidden tab asks nothing; with it, it asks nothing either until someone looks.
+ * One event per kind is kept (the latest; a merge per merged-away lead), so a tab hidden for days holds a handful, not
+ * thousands; they are handed back once the tab is visible. Toasts are left to their own silences.
+ */
+export class HeldWhileHidden {
+  private held = new Map<string, LiveMessage>();
+
+  constructor(private readonly isHidden: () => boolean) {}
+
+  /** True: handle the message now. False: the tab is hidden and the message is kept for later. */
+  offer(message: LiveMessage): boolean {
+    if (!this.isHidden()) return true;
+    this.held.set(`${message.type} ${message.type === "lead_merged" ? (message.data.mergedLeadId ?? "") : ""}`, message);
+    return false;
+  }
+
+  /** What was kept while hidden, one per kind, in the order each kind first came; nothing once taken. */
+  take(): LiveMessage[] {
+    const held = [...this.held.values()];
+    this.held.clear();
+    return held;
+  }
+}

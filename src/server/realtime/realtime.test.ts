@@ -311,6 +311,29 @@ describe("a socket is closed", () => {
   });
 });
 
+describe("the session's idle expiry (decision 156)", () => {
+  it("is not slid by opening a socket, by its auth messages, nor by reconnecting; a request of the page's does slide it", async () => {
+    const user = await makeUser(database.db, { memberships: [{ dealershipId: ours, role: "sales" }] });
+    const c = await sessionCookie(server.app, user);
+    const soon = new Date(Date.now() + 10 * 60_000);
+    await database.db.update(sessions).set({ expire: soon }).where(eq(sessions.userId, user.id));
+    const expiry = async () => (await database.db.select({ expire: sessions.expire }).from(sessions).where(eq(sessions.userId, user.id)))[0]!.expire.getTime();
+
+    for (let i = 0; i < 2; i++) {
+      // Twice: a reconnect after a dropped network is a new upgrade and a new auth message.
+      const socket = await openSocket(server.wsUrl, { cookie: c });
+      open.push(socket);
+      expect((await socket.auth(ours)).type).toBe("authenticated");
+      expect((await socket.auth(ours)).type).toBe("authenticated");
+      socket.close();
+    }
+    expect(await expiry()).toBe(soon.getTime());
+
+    expect((await call(server.app, c, "GET", `/api/dealerships/${ours}/notifications/count`)).statusCode).toBe(200);
+    expect(await expiry()).toBeGreaterThan(soon.getTime() + 60_000);
+  });
+});
+
 describe("what a client sends", () => {
   it("is answered with an error when it is not JSON or not an auth message, and the socket stays open", async () => {
     const s = await socketOf("repA", null);

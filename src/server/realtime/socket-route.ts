@@ -78,7 +78,8 @@ export async function realtimeRoutes(app: FastifyInstance, options: Partial<Real
       onRequest: async (request) => {
         assertOwnOrigin(request, app.config.appUrl);
         const token = request.cookies[SESSION_COOKIE];
-        const session = token ? await resumeSession(app.db, token, policy) : null;
+        // Read, never slid: a socket (and its reconnects) is not the person using the app (decision 156).
+        const session = token ? await resumeSession(app.db, token, policy, undefined, { slide: false }) : null;
         if (!session) throw unauthorized();
         request.session = { sid: session.sid, userId: session.userId, isPlatformAdmin: session.isPlatformAdmin };
       },
@@ -115,7 +116,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: Partial<Real
         queue = queue
           .then(async () => {
             // The session again: it may have ended since the upgrade, in any process.
-            const resumed = await resumeSession(app.db, token, policy, dealershipId);
+            const resumed = await resumeSession(app.db, token, policy, dealershipId, { slide: false });
             if (!resumed) return hub.closeSessions([connection.sid]);
             const role = resumed.dealership?.role ?? null;
             if (!role) {
