@@ -1,5 +1,5 @@
 import { Agent as HttpsAgent } from "node:https";
-import { eq } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -10,10 +10,11 @@ import { testConfig, type Config } from "../config";
 import type { Database } from "../db/client";
 import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { pushNotifications } from "../db/schema/notifications";
-import { installationKeys } from "../db/schema/push";
+import { installationKeys, pushDeliveries } from "../db/schema/push";
 import { userTokens } from "../db/schema/users";
 import { createMailer } from "../mail/mailer";
 import { createPushService, PUSH_TTL_SECONDS, type PushService } from "./push-service";
+import { forgetLastPushPrune, prunePushRecords, PUSH_RETENTION_DAYS } from "./retention";
 import { assertPushServiceEndpoint, MAX_ACTIVE_SUBSCRIPTIONS } from "./subscriptions";
 
 // Web push end to end (issue 11; decisions 110-113): a browser subscribes through the API, a lead is created, the
@@ -233,6 +234,75 @@ describe("the push service's answers", () => {
     expect(service.receivedAt(laptop.path)).toHaveLength(2);
     expect(service.receivedAt(phone.path)).toHaveLength(1);
     expect(await recordFor(leadId)).toMatchObject({ status: "sent", sentCount: 1 });
+  });
+});
+
+describe("retention (decision 158)", () => {
+  const daysAgo = (days: number) => sql`now() - make_interval(days => ${days}::int)`;
+  const backdate = (id: string, days: number) => database.db.update(pushNotifications).set({ createdAt: daysAgo(days) }).where(eq(pushNotifications.id, id));
+  const deliveriesOf = async (id: string) => (await database.db.select().from(pushDeliveries).where(eq(pushDeliveries.pushNotificationId, id))).map((d) => d.token);
+  const exists = async (ids: string[]) =>
+    (await database.db.select({ id: pushNotifications.id }).from(pushNotifications).where(inArray(pushNotifications.id, ids))).map((r) => r.id).sort();
+  /** A record no job will ever try again (its last try's job expired with the process): made by hand. */
+  async function orphan(status: "pending" | "sent", days: number, token?: string): Promise<string> {
+    const [row] = await database.db
+      .insert(pushNotifications)
+      .values({ title: "Old", message: "Old", status, dealershipId, targetUserIds: [rep.id], createdAt: daysAgo(days) })
+      .returning({ id: pushNotifications.id });
+    if (token) await database.db.insert(pushDeliveries).values({ pushNotificationId: row!.id, token });
+    return row!.id;
+  }
+
+  it(`prunes records older than ${PUSH_RETENTION_DAYS} days with their deliveries, keeps recent ones, and keeps a pending retry's deliveries however old`, async () => {
+    const phone = await subscribe(repAgent);
+    const laptop = await subscribe(repAgent);
+    // Sent and old; sent and recent: each reached both browsers.
+    const oldSent = (await recordFor(await createLead("Ivy")))!.id;
+    const recentSent = (await recordFor(await createLead("Jo")))!.id;
+    await push.drain();
+    expect(await deliveriesOf(oldSent)).toHaveLength(2);
+    await backdate(oldSent, PUSH_RETENTION_DAYS + 1);
+    await backdate(recentSent, PUSH_RETENTION_DAYS - 1);
+    // Pending, its job still waiting to try again, the phone already reached: old, yet still needed.
+    const retrying = (await recordFor(await createLead("Kim")))!.id;
+    await database.db.insert(pushDeliveries).values({ pushNotificationId: retrying, token: phone.json.endpoint });
+    await backdate(retrying, PUSH_RETENTION_DAYS + 5);
+    // Pending with no job left to run it, and an old failed one: nothing will read them again.
+    const stuck = await orphan("pending", PUSH_RETENTION_DAYS + 2, laptop.json.endpoint);
+
+    const pruned = await database.db.transaction((tx) => prunePushRecords(tx));
+    expect(pruned).toBe(2);
+    expect(await exists([oldSent, recentSent, retrying, stuck])).toEqual([recentSent, retrying].sort());
+    expect(await deliveriesOf(oldSent)).toEqual([]);
+    expect(await deliveriesOf(stuck)).toEqual([]);
+    expect(await deliveriesOf(recentSent)).toHaveLength(2);
+    expect(await deliveriesOf(retrying)).toEqual([phone.json.endpoint]);
+
+    // The kept deliveries did their work: the retry reaches the laptop only, the phone shows it once.
+    const phoneBefore = service.receivedAt(phone.path).length;
+    const laptopBefore = service.receivedAt(laptop.path).length;
+    await push.drain();
+    expect(service.receivedAt(phone.path)).toHaveLength(phoneBefore);
+    expect(service.receivedAt(laptop.path)).toHaveLength(laptopBefore + 1);
+    expect(await recordFor((await database.db.select({ leadId: pushNotifications.leadId }).from(pushNotifications).where(eq(pushNotifications.id, retrying)))[0]!.leadId!)).toMatchObject({ status: "sent", sentCount: 2 });
+  });
+
+  it("prunes a batch at a time, oldest first", async () => {
+    const older = await orphan("sent", PUSH_RETENTION_DAYS + 30);
+    const old = await orphan("sent", PUSH_RETENTION_DAYS + 10);
+    expect(await database.db.transaction((tx) => prunePushRecords(tx, { batch: 1 }))).toBe(1);
+    expect(await exists([older, old])).toEqual([old]);
+    expect(await database.db.transaction((tx) => prunePushRecords(tx, { batch: 1 }))).toBe(1);
+    expect(await exists([older, old])).toEqual([]);
+  });
+
+  it("runs while events are dispatched, as the bell's pruning does", async () => {
+    await subscribe(repAgent);
+    const old = await orphan("sent", PUSH_RETENTION_DAYS + 1);
+    forgetLastPushPrune();
+    await createLead("Lou");
+    expect(await exists([old])).toEqual([]);
+    await push.drain(); // nothing left queued for the next test
   });
 });
 
