@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import { CACHE_TIMES, type LeadStatus } from "../../shared/constants";
+import type { LeadSource } from "../../shared/lead-source";
 import type { CreateLeadInput, DealershipMetrics, Lead, UpdateLeadInput } from "../../shared/schemas/lead";
 import type { MessageResponse } from "../../shared/schemas/responses/fields";
 import type { DealershipMember } from "../../shared/schemas/responses/team";
@@ -17,12 +18,19 @@ export const leadKey = (leadId: string) => ["/api/leads", leadId] as const;
 export const metricsKey = (dealershipId: string) => ["/api/dealerships", dealershipId, "metrics"] as const;
 export const membersKey = (dealershipId: string) => ["/api/dealerships", dealershipId, "users"] as const;
 
-/** The key of one list: its type, then the search and status when given (each `name=value` is a query parameter). */
-export function leadListKey(dealershipId: string, type: LeadListType, filters: { q?: string; status?: LeadStatus | "" } = {}) {
+/** A list's filters: the search, the status and the source (issue 14), each left out when empty. */
+export interface LeadListFilters {
+  q?: string;
+  status?: LeadStatus | "";
+  source?: LeadSource | "";
+}
+
+/** The key of one list: its type, then the search, status and source when given (each `name=value` is a query parameter). */
+export function leadListKey(dealershipId: string, type: LeadListType, filters: LeadListFilters = {}) {
   const parts: string[] = [];
   if (type !== "all") parts.push(`type=${type}`);
-  if (filters.q) parts.push(`q=${filters.q}`);
-  if (filters.status) parts.push(`status=${filters.status}`);
+  // One loop rather than a line per filter: this module is part of the dashboard's first screen (budget, issue 12).
+  for (const name of ["q", "status", "source"] as const) if (filters[name]) parts.push(`${name}=${filters[name]}`);
   return [...leadsRootKey(dealershipId), ...parts] as const;
 }
 
@@ -53,7 +61,7 @@ async function fetchPage(url: string): Promise<LeadPage> {
  * A leads list, page after page (keyset pages of 100; "Load more" fetches the next). `leads` is every loaded row.
  * The search runs on the server (part 1 §5).
  */
-export function useLeadList(dealershipId: string | undefined, type: LeadListType, filters: { q?: string; status?: LeadStatus | "" } = {}) {
+export function useLeadList(dealershipId: string | undefined, type: LeadListType, filters: LeadListFilters = {}) {
   const key = leadListKey(dealershipId ?? "", type, filters);
   const query = useInfiniteQuery<LeadPage, Error, InfiniteData<LeadPage, string>, typeof key, string>({
     queryKey: key,
