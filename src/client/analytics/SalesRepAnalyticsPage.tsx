@@ -25,6 +25,7 @@ import { toast } from "../lib/toast";
 import { useSalesRepAnalytics } from "./api";
 import { ChartSkeleton, StatCard, StatCardsSkeleton } from "./components";
 import { oneDecimalText, perDay, shortMonthDay } from "./format";
+import { LeadSourcesPanel } from "./LeadSourcesPanel";
 import { SpeedToLeadPanel } from "./SpeedToLeadPanel";
 
 // /sales-analytics (spec part 2 §2 Sales Rep Analytics), management only: Last 7 / 30 / 90 Days or Last Year (?days=,
@@ -125,6 +126,12 @@ function Analytics({ dealershipId, dealershipName, timezone }: { dealershipId: s
         )
       ) : (
         <Figures data={data} days={days} timezone={timezone} updating={query.isPlaceholderData} />
+      )}
+      {/* Leads by source for the same period (issue 14, decision 150). */}
+      {data && (
+        <div className="mt-6 transition-opacity" style={{ opacity: query.isPlaceholderData ? 0.6 : 1 }}>
+          <LeadSourcesPanel rows={data.leadsBySource} period={SALES_REP_PERIOD_LABELS[days].toLowerCase()} />
+        </div>
       )}
       {/* Speed to lead for the same period (issue 14, decision 141). */}
       <div className="mt-6">

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { dailyVehiclesText } from "../../shared/schemas/analytics";
-import { oneDecimalText, perDay, shortDateTime, shortMonthDay } from "./format";
+import { oneDecimalText, percentText, perDay, shortDateTime, shortMonthDay } from "./format";
 
 describe("analytics figures (spec part 2 §9)", () => {
+  it("writes a share of the leads by source as a whole percentage, a dash without leads", () => {
+    expect(percentText(2, 3)).toBe("67%");
+    expect(percentText(0, 4)).toBe("0%");
+    expect(percentText(3, 3)).toBe("100%");
+    expect(percentText(0, 0)).toBe("—");
+  });
+
   it("writes averages to one decimal", () => {
     expect(oneDecimalText(2)).toBe("2.0");
     expect(oneDecimalText(2.25)).toBe("2.3");

@@ -33,3 +33,9 @@ export function shortDateTime(value: string | null, timezone: string): string {
   if (!value) return "—";
   return new Date(value).toLocaleString("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: timezone });
 }
+
+/** A part of a whole as a whole percentage ("67%"); "—" when there is no whole. */
+export function percentText(part: number, whole: number): string {
+  if (!(whole > 0)) return "—";
+  return `${Math.round((part / whole) * 100)}%`;
+}

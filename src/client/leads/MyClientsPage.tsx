@@ -2,6 +2,7 @@ import { CalendarPlus, Eye, Search, Users } from "lucide-react";
 import { useDeferredValue, useState } from "react";
 import { Link } from "react-router";
 import { LEAD_STATUS_LABELS, type LeadStatus } from "../../shared/constants";
+import { LEAD_SOURCE_LABELS } from "../../shared/lead-source";
 import { fullName } from "../../shared/format";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
@@ -13,10 +14,12 @@ import { LeadsCsvActions } from "../intake/LeadsCsvActions";
 import { useLeadList } from "./api";
 import { ContactLines, CustomerCell, LeadList, LeadListSkeleton, LoadMoreLeads, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
 import { LeadRowMenu } from "./lead-row-menu";
+import { LeadSourceSelect, useSourceFilter } from "./LeadSourceFilter";
 import { useDeleteAction } from "./use-lead-actions";
 
 // My Clients (spec part 1 §2.5), "All Clients" for front desk and management: the leads taken out of the pool (a sales
-// user's own). Search (name, e-mail or phone) and the status filter run on the server and combine with AND.
+// user's own). Search (name, e-mail or phone), the status filter and the source filter (issue 14; kept in the address
+// as ?source=) run on the server and combine with AND.
 
 const ALL = "all";
 /** part 1 §2.5 names "All Statuses" and "Claimed"; the other worked statuses (part 2 §4) follow. */
@@ -27,8 +30,9 @@ export function MyClientsPage() {
   const seeAll = useCan("seeAllClaimedLeads");
   const [search, setSearch] = useState("");
   const [status, setStatus] = useState<LeadStatus | "">("");
+  const [source, setSource] = useSourceFilter();
   const q = useDeferredValue(search.trim());
-  const list = useLeadList(dealership?.id, "my", { q, status });
+  const list = useLeadList(dealership?.id, "my", { q, status, source });
   const { deleting, remove } = useDeleteAction(dealership?.id ?? "", "myClients");
   const title = seeAll ? "All Clients" : "My Clients";
 
@@ -48,9 +52,23 @@ export function MyClientsPage() {
   ];
 
   const statusLabel = status ? LEAD_STATUS_LABELS[status] : "";
+  const sourceText = source ? ` from ${LEAD_SOURCE_LABELS[source]}` : "";
   const empty = q ? (
     <EmptyState icon={<Search />} title="No clients found">
-      No clients match &ldquo;{q}&rdquo;{status ? ` with status ${statusLabel}` : ""}. Try another name, e-mail or phone number.
+      No clients match &ldquo;{q}&rdquo;{status ? ` with status ${statusLabel}` : ""}
+      {sourceText}. Try another name, e-mail or phone number.
+    </EmptyState>
+  ) : source ? (
+    <EmptyState
+      icon={<Users />}
+      title={`No ${status ? `${statusLabel.toLowerCase()} ` : ""}clients${sourceText}`}
+      action={
+        <Button variant="outline" size="sm" onClick={() => setSource("")}>
+          Show all sources
+        </Button>
+      }
+    >
+      {seeAll ? "No claimed lead of the dealership came in this way." : "None of your clients came in this way."}
     </EmptyState>
   ) : (
     <EmptyState icon={<Users />} title={status ? `No ${statusLabel.toLowerCase()} clients` : "No clients assigned"}>
@@ -70,7 +88,7 @@ export function MyClientsPage() {
       <PageHeader
         title={title}
         description={seeAll ? "Every claimed lead at the dealership." : "The customers you are working with."}
-        actions={<LeadsCsvActions dealershipId={dealership?.id ?? ""} filters={{ type: "my", q, status }} />}
+        actions={<LeadsCsvActions dealershipId={dealership?.id ?? ""} filters={{ type: "my", q, status, source }} />}
       />
       <div className="mb-4 flex flex-col gap-3 sm:flex-row">
         <SearchInput value={search} onValueChange={setSearch} placeholder="Search by name, email, or phone..." label="Search clients" />
@@ -87,6 +105,7 @@ export function MyClientsPage() {
             ))}
           </SelectContent>
         </Select>
+        <LeadSourceSelect value={source} onChange={setSource} />
       </div>
       <Card className="overflow-hidden max-md:border-0 max-md:bg-transparent max-md:shadow-none">
         {list.isPending ? (

@@ -1,19 +1,22 @@
-import { BellRing, Eye, Inbox, Plus } from "lucide-react";
+import { BellRing, Eye, Filter, Inbox, Plus } from "lucide-react";
 import { Link } from "react-router";
+import { LEAD_SOURCE_LABELS } from "../../shared/lead-source";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
 import { useCan, useCurrentDealership } from "../dealerships/dealership-context";
 import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
-import { useLeadList, useSendReminder } from "./api";
+import { useLeadList, useNewLeadsCount, useSendReminder } from "./api";
 import { ClaimButton, ContactLines, CustomerCell, LeadList, LeadListSkeleton, LoadMoreLeads, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
 import { LeadsCsvActions } from "../intake/LeadsCsvActions";
 import { LeadRowMenu } from "./lead-row-menu";
+import { LeadSourceSelect, useSourceFilter } from "./LeadSourceFilter";
 import { useClaimAction, useDeleteAction } from "./use-lead-actions";
 
 // New Leads (spec part 1 §2.4): the unclaimed pool, newest first. Claim removes the row at once (restored if the call
-// fails); a row being deleted is faded. Send Reminder for front desk and management while new leads exist.
+// fails); a row being deleted is faded. Send Reminder for front desk and management while new leads exist. The Source
+// filter (issue 14) is kept in the address (?source=).
 
 const COLUMNS: LeadColumn[] = [
   { header: "Customer", className: "min-w-44", cell: (lead) => <CustomerCell lead={lead} /> },
@@ -25,7 +28,10 @@ const COLUMNS: LeadColumn[] = [
 export function NewLeadsPage() {
   const { dealership } = useCurrentDealership();
   const dealershipId = dealership?.id ?? "";
-  const list = useLeadList(dealership?.id, "new");
+  const [source, setSource] = useSourceFilter();
+  const list = useLeadList(dealership?.id, "new", { source });
+  // The reminder is about the whole pool, whatever the filter shows (the sidebar badge's list, already loaded).
+  const pool = useNewLeadsCount(dealership?.id);
   const canRemind = useCan("sendReminders");
   const reminder = useSendReminder(dealership?.id);
   const claim = useClaimAction(dealershipId, "detailed");
@@ -40,6 +46,7 @@ export function NewLeadsPage() {
   }
 
   const hasLeads = list.leads.length > 0;
+  const poolHasLeads = source ? (pool?.count ?? 0) > 0 : hasLeads;
   return (
     <div className="mx-auto max-w-7xl">
       <PageHeader
@@ -47,8 +54,8 @@ export function NewLeadsPage() {
         description="Unclaimed customer enquiries. Claim one to add it to your clients."
         actions={
           <>
-            <LeadsCsvActions dealershipId={dealershipId} filters={{ type: "new" }} />
-            {canRemind && hasLeads && (
+            <LeadsCsvActions dealershipId={dealershipId} filters={{ type: "new", source }} />
+            {canRemind && poolHasLeads && (
               <Button variant="outline" onClick={sendReminder} disabled={reminder.isPending}>
                 <BellRing />
                 {reminder.isPending ? "Sending..." : "Send Reminder"}
@@ -63,12 +70,28 @@ export function NewLeadsPage() {
           </>
         }
       />
+      <div className="mb-4 flex flex-col gap-3 sm:flex-row">
+        <LeadSourceSelect value={source} onChange={setSource} />
+      </div>
       <Card className="overflow-hidden max-md:border-0 max-md:bg-transparent max-md:shadow-none">
         {list.isPending ? (
           <LeadListSkeleton />
         ) : list.isError && !hasLeads ? (
           <EmptyState title="New leads could not be loaded" action={<Button onClick={() => void list.refetch()}>Try again</Button>}>
             Check your connection and try again.
+          </EmptyState>
+        ) : !hasLeads && source ? (
+          <EmptyState
+            icon={<Filter />}
+            title={`No new leads from ${LEAD_SOURCE_LABELS[source]}`}
+            className="max-md:rounded-xl max-md:border max-md:bg-card"
+            action={
+              <Button variant="outline" size="sm" onClick={() => setSource("")}>
+                Show all sources
+              </Button>
+            }
+          >
+            No unclaimed lead came in this way. Other sources may still have new leads.
           </EmptyState>
         ) : !hasLeads ? (
           <EmptyState icon={<Inbox />} title="No new leads available" className="max-md:rounded-xl max-md:border max-md:bg-card">
