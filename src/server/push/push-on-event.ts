@@ -6,7 +6,7 @@ import { dealershipUsers } from "../db/schema/dealerships";
 import { userTokens } from "../db/schema/users";
 import { planNotification, type NotificationPlan } from "../notifications/notification-plan";
 import type { PushService } from "./push-service";
-import { prunePushRecordsNow } from "./retention";
+import { prunePushRecordsNow, pushPruneDue } from "./retention";
 
 // The dispatcher's once-only push handler (decision 112): the same people and words as the bell (planNotification),
 // recorded and queued in the dispatching transaction, so a push is queued exactly once per event and never for an
@@ -47,10 +47,13 @@ export async function pushOnEvent(
   planner: NotificationPlanner = planNotification,
 ): Promise<void> {
   // Old push records go while events flow, as the bell's do (decisions 103, 158); a failure only waits for next time.
-  try {
-    await tx.transaction((savepoint) => prunePushRecordsNow(savepoint));
-  } catch (error) {
-    logger.error({ err: error }, "push records not pruned");
+  // Only when due: a savepoint per event costs a claim two statements (bench:statements).
+  if (pushPruneDue()) {
+    try {
+      await tx.transaction((savepoint) => prunePushRecordsNow(savepoint));
+    } catch (error) {
+      logger.error({ err: error }, "push records not pruned");
+    }
   }
   if (!event.dealershipId || !(await anyoneSubscribed(tx, event.dealershipId))) return;
   try {

@@ -39,9 +39,14 @@ export function forgetLastPushPrune(): void {
   lastPrune = 0;
 }
 
+/** Whether this process is due to prune (asked first, so the hot path makes no savepoint for it). */
+export function pushPruneDue(now = Date.now()): boolean {
+  return now - lastPrune >= PRUNE_EVERY_MS;
+}
+
 /** Prunes at most once an hour per process (the dispatcher calls this with every event's push work). */
 export async function prunePushRecordsNow(tx: Tx, now = Date.now()): Promise<void> {
-  if (now - lastPrune < PRUNE_EVERY_MS) return;
+  if (!pushPruneDue(now)) return;
   lastPrune = now;
   await prunePushRecords(tx);
 }
