@@ -58,12 +58,12 @@ async function waitForHealth(base: string, child: ChildProcess, name: string, lo
   throw new Error(`${name} did not answer /api/health within 3 minutes; see ${log}`);
 }
 
-function spawnLogged(name: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): { child: ChildProcess; log: string } {
+function spawnLogged(name: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, nodeArgs: string[] = []): { child: ChildProcess; log: string } {
   mkdirSync(LOG_DIR, { recursive: true });
   const log = path.join(LOG_DIR, `${name}.log`);
   const out = createWriteStream(log);
   // `node` itself, not npm: the pid read for CPU and memory must be the server's.
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   child.stderr?.pipe(out);
   return { child, log };
 }
@@ -81,7 +81,9 @@ export interface AppOptions {
 export async function startApp(options: AppOptions): Promise<RunningServer & { stdout: () => string }> {
   const port = await freePort();
   const env = { HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "info", ...options.env };
-  const { child, log } = spawnLogged(options.name, ["src/server/main.ts"], env, options.appDir);
+  // BENCH_APP_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") go to the app's node alone, not the floors'.
+  const nodeArgs = process.env.BENCH_APP_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const { child, log } = spawnLogged(options.name, ["src/server/main.ts"], env, options.appDir, nodeArgs);
   let stdout = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     // Keep the start-up lines (demo logins, errors), not the request log.

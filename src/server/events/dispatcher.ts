@@ -37,7 +37,7 @@ export const MAX_DISPATCH_FAILURES = 5;
 
 export type EventHandler = (tx: Tx, event: DomainEvent & { id: number }) => Promise<void>;
 /** Once-only work done for a whole dispatch batch at once (one query for many events), after the per-event handlers. */
-export type EventBatchHandler = (tx: Tx, events: Array<DomainEvent & { id: number }>) => Promise<void>;
+export type EventBatchHandler = (tx: Tx, events: Array<DomainEvent & { id: number; createdAt: Date }>) => Promise<void>;
 export type EventListener = (event: DomainEvent & { id: number }) => void;
 
 export interface EventBus {
@@ -76,7 +76,7 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
   type Row = typeof domainEvents.$inferSelect;
 
   async function runHandlers(tx: Tx, rows: Row[]): Promise<void> {
-    const events = rows.map((row) => ({ ...parseDomainEvent(row), id: row.id }));
+    const events = rows.map((row) => ({ ...parseDomainEvent(row), id: row.id, createdAt: row.createdAt }));
     for (const event of events) for (const handler of handlers) await handler(tx, event);
     if (events.length) for (const handler of batchHandlers) await handler(tx, events);
   }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { anonymous, createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
 import { rowsOf } from "../db/client";
@@ -10,6 +10,9 @@ import { localToday, addDays } from "../../shared/dealership-clock";
 import { DEFAULT_TIMEZONE } from "../../shared/constants";
 import { notificationSchema, type Notification } from "../../shared/schemas/responses/notifications";
 import { pruneOldNotifications } from "./in-app";
+import { planNotifications } from "./notification-plan";
+import { domainEvents } from "../db/schema/events";
+import { parseDomainEvent } from "../../shared/events";
 import { NOTIFICATION_LIST_LIMIT } from "./in-app-queries";
 
 // The header bell (spec part 2 §2, §3, §7; decisions 100-103): notifications written from the domain events, one per
@@ -156,24 +159,29 @@ describe("who is told about a lead", () => {
 });
 
 describe("a dispatch batch", () => {
-  it("tells each event's own people when one batch holds claims and leads of two dealerships", async () => {
+  it("plans each event of a batch holding claims and leads of two dealerships for its own people", async () => {
     const east = (await makeDealership(t.db, { name: "East Motors" })).id;
     const eastDesk = await person("Sid", [{ dealershipId: east, role: "frontDesk" }]);
     const eastBoss = await person("Eve", [{ dealershipId: east, role: "management" }]);
+    const last = rowsOf<{ last: number }>(await t.db.execute(sql`select coalesce(max(id), 0)::int as last from domain_events`))[0]!.last;
     const northLeads = await Promise.all(["One", "Two", "Three"].map((firstName) => createLead(desk, { firstName })));
     const eastLead = await createLead(eastBoss, { firstName: "Eastern" }, east);
     await Promise.all(northLeads.map((lead, i) => (i === 1 ? rep2 : rep).agent.post(`/api/leads/${lead.id}/claim`)));
-    // Every event above is still pending: they go out in one dispatch, planned together.
-    await t.app.events.flush();
-    const rows = await t.db.select({ userId: notifications.userId, leadId: notifications.leadId, type: notifications.type }).from(notifications);
-    const heard = (type: string, leadId: string) => rows.filter((r) => r.type === type && r.leadId === leadId).map((r) => r.userId).sort();
+    const rows = await t.db.select().from(domainEvents).where(gt(domainEvents.id, last)).orderBy(domainEvents.id);
+    // All of them planned at once, as one dispatch does, on the database as it stands now (every lead claimed).
+    const events = rows.map((row) => parseDomainEvent(row));
+    const plans = await planNotifications(t.db, events);
+    const heard = (type: string, leadId: string) => {
+      const at = events.findIndex((e, i) => plans[i]?.type === type && plans[i]?.leadId === leadId);
+      return at < 0 ? [] : [...plans[at]!.recipientIds].sort();
+    };
     for (const [i, lead] of northLeads.entries()) {
       const claimer = i === 1 ? rep2 : rep;
-      // Claimed by the time of dispatch: only the claimer among the reps hears of its creation.
       expect(heard("lead_created", lead.id)).toEqual(ids(boss, boss2, claimer));
       expect(heard("lead_claimed", lead.id)).toEqual(ids(boss, boss2, desk));
     }
     expect(heard("lead_created", eastLead.id)).toEqual(ids(eastDesk));
+    expect(plans).toHaveLength(events.length);
   });
 });
 

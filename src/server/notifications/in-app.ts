@@ -1,4 +1,5 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { nanoid } from "nanoid";
 import type { DomainEvent } from "../../shared/events";
 import type { Tx } from "../db/client";
 import { domainEvents } from "../db/schema/events";
@@ -28,8 +29,8 @@ export async function notifyInApp(tx: Tx, event: DomainEvent & { id?: number }):
  * insert, whatever the batch's size (a busy lot's claims). Forgetting comes first: the recipients are judged on the
  * database as it stands now, after every event of the batch, so a removed member is not told anyway.
  */
-export async function notifyInAppAll(tx: Tx, events: ReadonlyArray<DomainEvent & { id?: number }>): Promise<void> {
-  const told: Array<DomainEvent & { id?: number }> = [];
+export async function notifyInAppAll(tx: Tx, events: ReadonlyArray<DomainEvent & { id?: number; createdAt?: Date }>): Promise<void> {
+  const told: Array<DomainEvent & { id?: number; createdAt?: Date }> = [];
   for (const event of events) {
     switch (event.type) {
       case "team.member_removed":
@@ -49,23 +50,34 @@ export async function notifyInAppAll(tx: Tx, events: ReadonlyArray<DomainEvent &
   const plans = told.length ? await planNotifications(tx, told) : [];
   const rows = plans.flatMap((plan, i) => {
     if (!plan) return [];
-    const eventId = told[i]!.id;
+    const event = told[i]!;
     return plan.recipientIds.map((userId) => ({
-      userId,
+      id: nanoid(),
+      user_id: userId,
       type: plan.type,
       title: plan.title,
       message: plan.message,
-      targetUsersRole: plan.targetRoles,
-      // The lead or the actor may be gone by the time the event is dispatched: keep the notification, not the link.
-      createdBy: plan.createdBy ? sql`(select ${users.id} from ${users} where ${users.id} = ${plan.createdBy})` : null,
+      roles: plan.targetRoles,
+      created_by: plan.createdBy,
       url: plan.url,
-      leadId: plan.leadId ? sql`(select ${leads.id} from ${leads} where ${leads.id} = ${plan.leadId})` : null,
-      dealershipId: plan.dealershipId,
+      lead_id: plan.leadId,
+      dealership_id: plan.dealershipId,
       // When it happened, not when it was dispatched (a sweep may come seconds later).
-      createdAt: eventId === undefined ? sql`now()` : sql`coalesce((select ${domainEvents.createdAt} from ${domainEvents} where ${domainEvents.id} = ${eventId}), now())`,
+      created_at: event.createdAt?.toISOString() ?? null,
+      event_id: event.id ?? null,
     }));
   });
-  if (rows.length) await tx.insert(notifications).values(rows);
+  // One statement of fixed text for every row of the batch. The lead or the actor may be gone by the time the event
+  // is dispatched: keep the notification, not the link.
+  if (rows.length) {
+    await tx.execute(sql`insert into ${notifications} (id, user_id, type, title, message, target_users_role, created_by, url, lead_id, dealership_id, created_at)
+      select r.id, r.user_id, r.type, r.title, r.message, r.roles, u.id, r.url, l.id, r.dealership_id,
+        coalesce(r.created_at, (select e.created_at from ${domainEvents} e where e.id = r.event_id), now())
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, user_id text, type text, title text, message text,
+        roles text[], created_by text, url text, lead_id text, dealership_id text, created_at timestamptz, event_id bigint)
+      left join ${users} u on u.id = r.created_by
+      left join ${leads} l on l.id = r.lead_id`);
+  }
   await pruneNow(tx);
 }
 
