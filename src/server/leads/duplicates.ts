@@ -80,24 +80,26 @@ export async function linkPossibleDuplicates(
 export async function linkImportedDuplicates(tx: Tx, dealershipId: string, importedIds: string[]): Promise<number> {
   if (importedIds.length === 0) return 0;
   await tx.execute(sql`select pg_advisory_xact_lock(${importLockKey(dealershipId)})`);
+  // Each imported id with its place in the file, as one jsonb object read once (a key lookup in it is a binary search):
+  // a lead not in it is older than the file.
+  const places = JSON.stringify(Object.fromEntries(importedIds.map((id, i) => [id, i + 1])));
+  const place = (alias: string) => sql.raw(`(f.places ->> ${alias}.id)::int`);
   const result = await tx.execute(sql`
-    with imported as (
-      select t.id, t.pos from jsonb_array_elements_text(${JSON.stringify(importedIds)}::jsonb) with ordinality as t(id, pos)
-    )
+    with f as materialized (select ${places}::jsonb as places)
     insert into ${leadDuplicates} (lead_id, duplicate_of_id, dealership_id, matched_on)
     select i.id, m.id, i.dealership_id,
            concat_ws(',', case when m.email_normalized = i.email_normalized then 'email' end,
                           case when m.phone_normalized = i.phone_normalized then 'phone' end)
-    from imported p
+    from f
+    cross join lateral jsonb_each_text(f.places) p(id, place)
     join ${leads} i on i.id = p.id and i.dealership_id = ${dealershipId}
     cross join lateral (
       select l.id, l.email_normalized, l.phone_normalized
       from ${leads} l
-      left join imported q on q.id = l.id
-      where l.dealership_id = ${dealershipId} and (q.pos is null or q.pos < p.pos)
+      where l.dealership_id = ${dealershipId} and coalesce(${place("l")}, 0) < p.place::int
         and l.status not in (${sql.join(FINISHED_LEAD_STATUSES.map((s) => sql`${s}`), sql`, `)})
         and (l.email_normalized = i.email_normalized or l.phone_normalized = i.phone_normalized)
-      order by q.pos desc nulls last, l.created_at desc, l.id desc
+      order by ${place("l")} desc nulls last, l.created_at desc, l.id desc
       limit ${LINKS_PER_LEAD}
     ) m
     on conflict do nothing
