@@ -48,6 +48,62 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The first screens' code in a few files instead of dozens (issue 12). Left to itself the bundler gives every module
+ * shared by a different set of pages its own chunk: the dashboard's first screen was 49 files of which 40 under 2 KiB,
+ * and a phone on HTTP/1.1 fetches six at a time, a round trip each. Modules the sign-in page or the dashboard (with the
+ * app shell) import statically, and the shell's own entry does not, go in one chunk per first screen and one for what
+ * both share. The pages' own modules keep their chunks. Other pages load these chunks too when they use a module in
+ * them: a few KiB more on a later screen, usually from the cache already.
+ */
+const FIRST_SCREENS = {
+  auth: ["auth/AuthPage.tsx"],
+  dashboard: ["components/shell/app-shell.tsx", "dashboard/DashboardPage.tsx"],
+};
+const MAIN_ENTRY = "main.tsx";
+const OWN_OR_ICON = /[\\/]src[\\/](client|shared)[\\/]|[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/;
+
+interface ModuleGraph {
+  getModuleInfo(id: string): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null;
+}
+
+function firstScreenChunks(): (id: string, ctx: ModuleGraph) => string | null {
+  let sets: { main: Set<string>; auth: Set<string>; dashboard: Set<string>; roots: Set<string> } | null = null;
+  const closure = (roots: string[], ctx: ModuleGraph) => {
+    const seen = new Set<string>();
+    const todo = [...roots];
+    while (todo.length) {
+      const id = todo.pop()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const info = ctx.getModuleInfo(id);
+      // Static imports only: what a page loads later (import()) stays out of the first screen.
+      const later = new Set(info?.dynamicallyImportedIds ?? []);
+      todo.push(...(info?.importedIds ?? []).filter((imported) => !later.has(imported)));
+    }
+    return seen;
+  };
+  const file = (name: string) => path.join(CLIENT, name);
+  return (id, ctx) => {
+    sets ??= {
+      main: closure([file(MAIN_ENTRY)], ctx),
+      auth: closure(FIRST_SCREENS.auth.map(file), ctx),
+      dashboard: closure(FIRST_SCREENS.dashboard.map(file), ctx),
+      roots: new Set([...FIRST_SCREENS.auth, ...FIRST_SCREENS.dashboard].map(file)),
+    };
+    if (sets.main.has(id) || sets.roots.has(id)) return null;
+    // Our own modules and single icons only. A library's barrel (radix-ui, lucide-react's index) statically imports
+    // every part of it: captured, the parts the pages never use would come along instead of being shaken out.
+    if (!OWN_OR_ICON.test(id)) return null;
+    const auth = sets.auth.has(id);
+    const dashboard = sets.dashboard.has(id);
+    if (auth && dashboard) return "first-screens";
+    if (auth) return "first-screen-auth";
+    if (dashboard) return "first-screen-dashboard";
+    return null;
+  };
+}
+
 // The SPA lives in src/client and builds to dist/client, which the server serves (src/server/http/static.ts).
 export default defineConfig({
   root: CLIENT,
@@ -64,7 +120,11 @@ export default defineConfig({
         // Everything else is left to the bundler's automatic splitting, so each lazy page (src/client/routes.tsx)
         // downloads only the code it uses (issue 12, decision 070; bench/BUNDLE.md).
         codeSplitting: {
-          groups: [{ name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 1 }],
+          groups: [
+            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 2 },
+            { name: firstScreenChunks(), priority: 1, includeDependenciesRecursively: false },
+            { name: "icons", test: /[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/, entriesAware: true, entriesAwareMergeThreshold: 8000, priority: 1 },
+          ],
         },
       },
     },
