@@ -61,7 +61,8 @@ const FIRST_SCREENS = {
   dashboard: ["components/shell/app-shell.tsx", "dashboard/DashboardPage.tsx"],
 };
 const MAIN_ENTRY = "main.tsx";
-const OWN_OR_ICON = /[\\/]src[\\/](client|shared)[\\/]|[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/;
+const OWN_MODULE = /[\\/]src[\\/](client|shared)[\\/]/;
+const ICON = /[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/;
 
 interface ModuleGraph {
   getModuleInfo(id: string): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null;
@@ -92,9 +93,9 @@ function firstScreenChunks(): (id: string, ctx: ModuleGraph) => string | null {
       roots: new Set([...FIRST_SCREENS.auth, ...FIRST_SCREENS.dashboard].map(file)),
     };
     if (sets.main.has(id) || sets.roots.has(id)) return null;
-    // Our own modules and single icons only. A library's barrel (radix-ui, lucide-react's index) statically imports
-    // every part of it: captured, the parts the pages never use would come along instead of being shaken out.
-    if (!OWN_OR_ICON.test(id)) return null;
+    // Our own modules only. A library's barrel (radix-ui, lucide-react's index) statically imports every part of it:
+    // captured, the parts the pages never use would come along instead of being shaken out. Icons have their group.
+    if (!OWN_MODULE.test(id)) return null;
     const auth = sets.auth.has(id);
     const dashboard = sets.dashboard.has(id);
     if (auth && dashboard) return "first-screens";
@@ -123,7 +124,8 @@ export default defineConfig({
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 2 },
             { name: firstScreenChunks(), priority: 1, includeDependenciesRecursively: false },
-            { name: "icons", test: /[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/, entriesAware: true, entriesAwareMergeThreshold: 8000, priority: 1 },
+            // Icons (a few hundred bytes each) by the pages that use them, sets under 8 KB merged with their nearest.
+            { name: "icons", test: ICON, entriesAware: true, entriesAwareMergeThreshold: 8000, priority: 1 },
           ],
         },
       },
