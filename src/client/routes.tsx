@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, type ComponentType, type ReactElement } from "react";
 import { matchRoutes, Navigate, Route, Routes, useLocation } from "react-router";
+import { useQueryClient } from "@tanstack/react-query";
 import { useAuth } from "./auth/auth-provider";
 import { probablySignedIn, rememberSignedIn } from "./auth/signed-in-hint";
 import { SignInFirst } from "./auth/sign-in-first";
@@ -118,7 +119,8 @@ function PageLoading({ fullScreen }: { fullScreen: boolean }) {
 
 /** Rendered after a page once its code has arrived: what the first screen did not need may download now. */
 function PageDrawn() {
-  useEffect(() => markFirstScreenDrawn(), []);
+  const queryClient = useQueryClient();
+  useEffect(() => markFirstScreenDrawn(() => queryClient.isFetching()), [queryClient]);
   return null;
 }
 

@@ -4,25 +4,51 @@ import { useSyncExternalStore } from "react";
 // then for an idle moment, so that it never competes with the page for a phone's bandwidth (issue 12, decision 070).
 
 let drawn = false;
+let waiting = false;
 const listeners = new Set<() => void>();
+/** The page's own answers are waited for at most this long (a slow server must not hold the menus back for ever). */
+const PAGE_DATA_WAIT_MS = 3000;
+const PAGE_DATA_POLL_MS = 50;
 
 function whenIdle(run: () => void) {
   if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(run, { timeout: 1000 });
   else setTimeout(run, 200);
 }
 
+/**
+ * Runs once the page's own reads have answered (none in flight), or after PAGE_DATA_WAIT_MS: the dashboard's six
+ * answers arrive and are drawn without the menus', the bell's and the socket's code downloading and running beside
+ * them (on a phone they shared the bandwidth and the main thread: Lighthouse's blocking time, issue 12).
+ */
+function afterPageData(isFetching: () => number, run: () => void) {
+  const started = Date.now();
+  const check = () => {
+    if (isFetching() === 0 || Date.now() - started > PAGE_DATA_WAIT_MS) run();
+    else setTimeout(check, PAGE_DATA_POLL_MS);
+  };
+  setTimeout(check, 0); // the page's queries start in the same commit as this call: look once they have
+}
+
 /** Called once the first page is on screen (routes.tsx, after the page's code has arrived). */
-export function markFirstScreenDrawn(): void {
-  if (drawn) return;
-  whenIdle(() => {
-    drawn = true;
-    for (const listener of listeners) listener();
-  });
+export function markFirstScreenDrawn(isFetching: () => number = () => 0): void {
+  if (drawn || waiting) return;
+  waiting = true;
+  afterPageData(isFetching, () =>
+    whenIdle(() => {
+      drawn = true;
+      for (const listener of listeners) listener();
+    }),
+  );
 }
 
 function subscribe(listener: () => void) {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** Whether the first screen is drawn (outside React). */
+export function firstScreenDrawnNow(): boolean {
+  return drawn;
 }
 
 /** False while the first screen is still arriving; true from then on. */
