@@ -6,7 +6,7 @@ import { AuthProvider } from "./auth/auth-provider";
 import { DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY, USER_KEY } from "./auth/keys";
 import { probablySignedIn, rememberSignedIn } from "./auth/signed-in-hint";
 import { ToasterOnDemand } from "./components/toaster-on-demand";
-import { takeServerAnswers } from "./lib/first-screen";
+import { takeServerAnswers, whenFirstScreenDrawn } from "./lib/first-screen";
 import { queryClient } from "./lib/query-client";
 import { AppRoutes, preloadFirstScreen } from "./routes";
 import "./styles.css";
@@ -28,8 +28,8 @@ if (!answers && probablySignedIn()) {
   for (const queryKey of [DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY]) void queryClient.prefetchQuery({ queryKey, meta: { allowUnauthorized: true } });
 }
 
-// The service worker (part 2 §4) is set up after the page has loaded, never in the first screen's way.
-window.addEventListener("load", () => void import("./realtime/service-worker").then((m) => m.setUpServiceWorker()), { once: true });
+// The service worker (part 2 §4) is set up once the first screen and its answers are drawn, never in their way.
+whenFirstScreenDrawn(() => void import("./realtime/service-worker").then((m) => m.setUpServiceWorker()));
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

@@ -39,4 +39,17 @@ describe("markFirstScreenDrawn", () => {
   it("does not wait for ever on a slow server", async () => {
     expect(await drawnAfter(() => 1, 3500)).toBe(true);
   });
+
+  it("runs what waits for the first screen once, when it is drawn", async () => {
+    const screen = await import("./first-screen");
+    const run = vi.fn();
+    screen.whenFirstScreenDrawn(run);
+    screen.markFirstScreenDrawn(() => 1);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(run).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(2500);
+    expect(run).toHaveBeenCalledTimes(1);
+    screen.whenFirstScreenDrawn(run); // already drawn: at once
+    expect(run).toHaveBeenCalledTimes(2);
+  });
 });

@@ -46,6 +46,16 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
+/** Runs `run` once the first screen is drawn (at once when it already is), outside React. */
+export function whenFirstScreenDrawn(run: () => void): void {
+  if (drawn) return run();
+  const once = () => {
+    listeners.delete(once);
+    run();
+  };
+  listeners.add(once);
+}
+
 /** Whether the first screen is drawn (outside React). */
 export function firstScreenDrawnNow(): boolean {
   return drawn;
