@@ -6,7 +6,7 @@ import { AuthProvider } from "./auth/auth-provider";
 import { DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY, USER_KEY } from "./auth/keys";
 import { probablySignedIn, rememberSignedIn } from "./auth/signed-in-hint";
 import { ToasterOnDemand } from "./components/toaster-on-demand";
-import { takeServerAnswers, whenFirstScreenDrawn } from "./lib/first-screen";
+import { keepFirstReads, takeServerAnswers, whenFirstScreenDrawn } from "./lib/first-screen";
 import { queryClient } from "./lib/query-client";
 import { AppRoutes, preloadFirstScreen } from "./routes";
 import "./styles.css";
@@ -19,6 +19,7 @@ if (answers) {
   if (answers.user !== null) {
     queryClient.setQueryData(DEALERSHIPS_KEY, answers.dealerships);
     queryClient.setQueryData(PLATFORM_ADMIN_STATUS_KEY, answers.platformAdminStatus);
+    keepFirstReads(answers.reads);
   }
 }
 preloadFirstScreen(window.location.pathname);

@@ -8,6 +8,7 @@ import { buildApp } from "../../src/server/app";
 import { testConfig } from "../../src/server/config";
 import { createMailer } from "../../src/server/mail/mailer";
 import { parseRouteTable } from "../../src/server/http/static-routes";
+import { firstReads } from "../../src/shared/first-reads";
 import { createTestDatabase, TEST_MAIL_RETRY, type TestApp } from "../helpers/test-app";
 
 // The built web app as the server hands it out: client-side routes, compression, long caching of hashed assets, and
@@ -195,6 +196,26 @@ describe("index.html written for the address and the session (decision 125)", ()
     expect(preloads(detail.body)).toEqual(["app-shell-s1.js", "button-b1.js", "icon-i1.js", "LeadDetailPage-l1.js"]);
     const auth = await t.app.inject({ method: "GET", url: "/auth", headers: { cookie } });
     expect(preloads(auth.body)).toContain("DashboardPage-d1.js");
+  });
+
+  it("signed in on the dashboard: the page's first reads answered inside, each as the API answers this cookie", async () => {
+    const cookie = await registered("Reads Motors");
+    const user = (await t.app.inject({ method: "GET", url: "/api/user", headers: { cookie } })).json<{ id: string; currentDealershipId: string | null }>();
+    const dealershipId = (await t.app.inject({ method: "GET", url: "/api/dealerships", headers: { cookie } })).json<Array<{ id: string }>>()[0]!.id;
+    const expected = firstReads("/", { userId: user.id, dealershipId });
+    expect(expected.length).toBeGreaterThan(0);
+    for (const url of ["/", "/dashboard"]) {
+      const reads = (answers((await t.app.inject({ method: "GET", url, headers: { cookie } })).body) as { reads?: Record<string, { body: unknown }> }).reads!;
+      expect(Object.keys(reads).sort()).toEqual([...expected].sort());
+      for (const path of expected) {
+        const api = await t.app.inject({ method: "GET", url: path, headers: { cookie } });
+        expect(api.statusCode).toBe(200);
+        expect(reads[path]!.body).toEqual(api.json());
+      }
+    }
+    // Another page reads for itself; signed out there is nothing to read.
+    expect(answers((await t.app.inject({ method: "GET", url: "/leads/detail/xyz", headers: { cookie } })).body)).not.toHaveProperty("reads");
+    expect(answers((await t.app.inject({ method: "GET", url: "/" })).body)).toEqual({ user: null });
   });
 
   it("writes a name that looks like markup as data: it cannot end the script element", async () => {

@@ -74,6 +74,30 @@ describe("routing for a signed-in regular user", () => {
     await context.close();
   });
 
+  // Decision 161: a signed-in phone opening the dashboard gets its cards' data inside the page, no call per card.
+  for (const who of ["sales", "management"] as const) {
+    it(`draws the dashboard of a returning ${who} user from the page's own answers, asking none of them again`, async () => {
+      const { page, context } = await newPage(suite.browser, suite.server.url, PHONE);
+      await logInAs(page, who);
+      await waitForHeading(page, "Dashboard");
+      const asked: string[] = [];
+      page.on("request", (request) => {
+        const url = new URL(request.url());
+        if (url.pathname.startsWith("/api/")) asked.push(url.pathname + url.search);
+      });
+      await page.goto("/"); // a returning visit: a new document with the session cookie
+      await waitForHeading(page, "Dashboard");
+      await page.getByTestId("speed-to-lead-card").waitFor();
+      await page.getByRole("heading", { name: "Recent Leads" }).waitFor();
+      await page.waitForLoadState("networkidle");
+      const dealershipRead = /^\/api\/dealerships\/[^/]+\/(users\/[^/]+\/role|leads\?type=new|metrics|leads\?limit=\d+|appointments\?type=upcoming|speed-to-lead\?days=\d+)$/;
+      expect(asked.filter((path) => dealershipRead.test(path))).toEqual([]);
+      // And the cards are drawn with data, not waiting on anything.
+      expect(await page.getByText("Created today").count()).toBeGreaterThan(0);
+      await context.close();
+    });
+  }
+
   it("checks a regular user who opens /platform-admin, says access is denied and sends them to /", async () => {
     const { page, context } = await newPage(suite.browser, suite.server.url);
     await logInAs(page, "management");

@@ -1,6 +1,8 @@
 // The one way the client talks to the server (part 1 §7): credentials always, a JSON content type for JSON bodies,
 // form data sent as is, and any non-OK response becomes an error "status: response text (or status text)".
 
+import { takeFirstRead } from "./first-screen";
+
 export interface ApiErrorBody {
   message?: string;
   fields?: Record<string, string>;
@@ -54,7 +56,8 @@ export async function apiRequest(method: HttpMethod, url: string, body?: unknown
     init.headers = { "Content-Type": "application/json", ...headers };
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(url, init);
+  // The first screen's own reads may already be in the page (decision 161).
+  const response = (method === "GET" && takeFirstRead(url)) || (await fetch(url, init));
   await throwIfNotOk(response);
   return response;
 }

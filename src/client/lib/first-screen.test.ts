@@ -53,3 +53,25 @@ describe("markFirstScreenDrawn", () => {
     expect(run).toHaveBeenCalledTimes(2);
   });
 });
+
+describe("the server's first reads (decision 161)", () => {
+  beforeEach(() => vi.resetModules());
+
+  it("stand in for the first call to each path, once, with the list's Link header", async () => {
+    const screen = await import("./first-screen");
+    screen.keepFirstReads({ "/api/x/leads?type=new": { body: [{ id: "a" }], link: '</api/x/leads?type=new&cursor=c>; rel="next"' } }, 0);
+    const first = screen.takeFirstRead("/api/x/leads?type=new", 100)!;
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual([{ id: "a" }]);
+    expect(first.headers.get("link")).toBe('</api/x/leads?type=new&cursor=c>; rel="next"');
+    // A refetch asks the API; another path was never answered.
+    expect(screen.takeFirstRead("/api/x/leads?type=new", 200)).toBeNull();
+    expect(screen.takeFirstRead("/api/x/metrics", 200)).toBeNull();
+  });
+
+  it("are not used once the page has been open too long for them to be news", async () => {
+    const screen = await import("./first-screen");
+    screen.keepFirstReads({ "/api/x/metrics": { body: { n: 1 } } }, 0);
+    expect(screen.takeFirstRead("/api/x/metrics", screen.FIRST_READS_FRESH_MS + 1)).toBeNull();
+  });
+});

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import type { FirstRead } from "../../shared/first-reads";
 
 // What the first screen does not need (menus' code, the toast area) waits until that screen's page is drawn, and
 // then for an idle moment, so that it never competes with the page for a phone's bandwidth (issue 12, decision 070).
@@ -71,6 +72,34 @@ export interface ServerAnswers {
   user: unknown;
   dealerships?: unknown;
   platformAdminStatus?: unknown;
+  /** The page's first reads, by path (src/shared/first-reads.ts, decision 161). */
+  reads?: Record<string, FirstRead>;
+}
+
+/** How long after the page loaded the server's first reads still stand in for a call (then the API is asked). */
+export const FIRST_READS_FRESH_MS = 10_000;
+
+let firstReadsKept: Map<string, FirstRead> | null = null;
+let firstReadsUntil = 0;
+
+/** Keeps the server's first reads for the page's own calls to take (main.tsx, with the answers above). */
+export function keepFirstReads(reads: Record<string, FirstRead> | undefined, now = performance.now()): void {
+  firstReadsKept = reads ? new Map(Object.entries(reads)) : null;
+  firstReadsUntil = now + FIRST_READS_FRESH_MS;
+}
+
+/**
+ * The server's answer to this GET, as a Response, once: the first call to each path takes it, any later call (a
+ * refetch) asks the API. null when there is none, or the page has been open too long for it to be news.
+ */
+export function takeFirstRead(url: string, now = performance.now()): Response | null {
+  const read = firstReadsKept?.get(url);
+  if (!read) return null;
+  firstReadsKept!.delete(url);
+  if (now > firstReadsUntil) return null;
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (read.link) headers.link = read.link;
+  return new Response(JSON.stringify(read.body), { status: 200, headers });
 }
 
 /**

@@ -3,6 +3,7 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { SESSION_COOKIE } from "../auth/sessions";
+import { firstReads, type FirstRead } from "../../shared/first-reads";
 import { firstScreenModules, type Audience, type RouteTable } from "./static-routes";
 
 // The built web app (dist/client): hashed assets cached for a year, and index.html written for the address and the
@@ -28,6 +29,8 @@ export interface FirstScreenData {
   user: unknown;
   dealerships?: unknown;
   platformAdminStatus?: unknown;
+  /** The page's own first reads, by path (decision 161): only for the addresses src/shared/first-reads.ts names. */
+  reads?: Record<string, FirstRead>;
 }
 
 // helmet's headers that only mean something on a document: on a script, a style or a font they are ~0.5 KB of every
@@ -155,17 +158,36 @@ async function askWhoThisIs(app: FastifyInstance, request: FastifyRequest): Prom
   if (!request.cookies[SESSION_COOKIE]) return { user: null };
   const ask = async (url: string) => {
     const response = await app.inject({ method: "GET", url, headers: { cookie: request.headers.cookie ?? "" } });
-    return { status: response.statusCode, body: response.statusCode === 200 ? (response.json() as unknown) : null };
+    const link = response.headers.link;
+    return { status: response.statusCode, body: response.statusCode === 200 ? (response.json() as unknown) : null, link: typeof link === "string" ? link : undefined };
   };
   try {
     const [user, dealerships, platformAdminStatus] = await Promise.all([ask("/api/user"), ask("/api/dealerships"), ask("/api/user/platform-admin-status")]);
     if (user.status === 401) return { user: null };
     if (user.status !== 200 || dealerships.status !== 200 || platformAdminStatus.status !== 200) return null;
-    return { user: user.body, dealerships: dealerships.body, platformAdminStatus: platformAdminStatus.body };
+    const data: FirstScreenData = { user: user.body, dealerships: dealerships.body, platformAdminStatus: platformAdminStatus.body };
+    const dealershipId = currentDealershipId(data);
+    const paths = dealershipId ? firstReads(decodePath(request.url.split("?")[0]!), { userId: (user.body as { id: string }).id, dealershipId }) : [];
+    if (paths.length) {
+      // The same cookie, checks and schemas as the page's own calls; one that does not answer 200 is left to the page.
+      const answers = await Promise.all(paths.map(ask));
+      data.reads = {};
+      answers.forEach((answer, i) => {
+        if (answer.status === 200) data.reads![paths[i]!] = answer.link ? { body: answer.body, link: answer.link } : { body: answer.body };
+      });
+    }
+    return data;
   } catch (error) {
     request.log.warn({ err: error }, "first screen: who is this? not answered in the page");
     return null;
   }
+}
+
+/** The dealership the page will open (src/client/dealerships/dealership-context.tsx): the user's current one, or the first. */
+function currentDealershipId(data: FirstScreenData): string | null {
+  const list = Array.isArray(data.dealerships) ? (data.dealerships as Array<{ id: string }>) : [];
+  const current = (data.user as { currentDealershipId?: string | null }).currentDealershipId;
+  return (list.find((d) => d.id === current) ?? list[0])?.id ?? null;
 }
 
 function isPlatformAdmin(data: FirstScreenData): boolean {
