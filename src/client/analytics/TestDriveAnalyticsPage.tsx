@@ -229,7 +229,7 @@ function Figures({ data, days, timezone, updating }: { data: TestDriveAnalytics;
                   </TableBody>
                 </Table>
               </div>
-              <ul className="grid gap-2 md:hidden">
+              <ul className="grid grid-cols-1 gap-2 md:hidden">
                 {data.recentTestDrives.map((d) => (
                   <li key={d.id} className="rounded-lg border p-3 text-sm" data-testid="recent-test-drive-card">
                     <div className="flex items-start justify-between gap-2">

@@ -96,7 +96,7 @@ function BookingForm({ dealershipId, timezone }: { dealershipId: string; timezon
       <PageHeader title="Book a Test Drive" description="Book a drive for later, or take a vehicle out right now." actions={<LiveClock timezone={timezone} className="w-full sm:w-auto" />} />
       <Card>
         <CardContent className="pt-5 sm:pt-6">
-          <form id="book-test-drive" noValidate onSubmit={(e) => void submit(e)} className="grid gap-7">
+          <form id="book-test-drive" noValidate onSubmit={(e) => void submit(e)} className="grid grid-cols-1 gap-7">
             <Segmented
               label="When"
               value={when}
@@ -113,9 +113,9 @@ function BookingForm({ dealershipId, timezone }: { dealershipId: string; timezon
             <ClientFields form={form} dealershipId={dealershipId} />
             <VehicleFields form={form} dealershipId={dealershipId} />
             {when === "later" && (
-              <fieldset className="grid min-w-0 gap-4">
+              <fieldset className="grid min-w-0 grid-cols-1 gap-4">
                 <legend className="mb-2 text-sm font-semibold">Date and time</legend>
-                <div className="grid gap-4 sm:grid-cols-2">
+                <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
                   <Controller
                     control={form.control}
                     name="testDriveDate"

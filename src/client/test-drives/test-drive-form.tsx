@@ -159,7 +159,7 @@ export function ClientFields({ form, dealershipId }: { form: UseFormReturn<TestD
   const clientType = useWatch({ control: form.control, name: "clientType" });
   const { errors } = form.formState;
   return (
-    <fieldset className="grid min-w-0 gap-4">
+    <fieldset className="grid min-w-0 grid-cols-1 gap-4">
       <legend className="mb-2 text-sm font-semibold">Client</legend>
       <Segmented
         label="Client type"
@@ -171,7 +171,7 @@ export function ClientFields({ form, dealershipId }: { form: UseFormReturn<TestD
         ]}
       />
       {clientType === "new" ? (
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <FormField label="Full name" required error={errors.fullName?.message} className="sm:col-span-2">
             <Input id="td-full-name" autoComplete="off" placeholder="Jane Doe" {...form.register("fullName")} />
           </FormField>
@@ -224,7 +224,7 @@ export function VehicleFields({ form, dealershipId, fixedVehicle }: { form: UseF
   const { errors } = form.formState;
 
   return (
-    <fieldset className="grid min-w-0 gap-4">
+    <fieldset className="grid min-w-0 grid-cols-1 gap-4">
       <legend className="mb-2 text-sm font-semibold">Vehicle</legend>
       <Segmented
         label="Vehicle source"
