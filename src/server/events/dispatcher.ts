@@ -12,8 +12,7 @@ import { EVENTS_CHANNEL } from "./outbox";
 //   transaction that marks the event dispatched, so their writes (queued mail jobs) commit with that mark: a process
 //   killed at any point leaves the event pending, and the next sweep (any process, or this one after a restart) runs it;
 // - every process's listeners (the real-time socket) hear it, to fan out to their own connections.
-// A sweep also runs at start and every SWEEP_MS, for notifications missed while a connection was down; a dispatch woken
-// by a notification starts above the dispatched floor (DISPATCHED_FLOOR_AGE_MS), the sweep from the start.
+// A sweep also runs at start and every SWEEP_MS, for notifications missed while a connection was down.
 //
 // Hearing (decision 120): a notification is only a wake-up. Each process reads what it has not heard yet in id order,
 // a batch per read (not a row per event). Ids are taken when an event is inserted but become visible when it commits,
@@ -24,13 +23,6 @@ import { EVENTS_CHANNEL } from "./outbox";
 // NOTIFY_WINDOW_MS to the others, after the commits it announces.
 
 const SWEEP_MS = 10_000;
-/**
- * The pending query walks a partial index that keeps an entry for every event dispatched since the last vacuum (1-2 ms
- * for an empty answer on a busy day). A dispatch woken by new events therefore starts above the newest id that a full
- * sweep saw at least this long ago: everything at or below it was dispatched then, or committed since by a transaction
- * older than this, which nothing here holds open. The full sweep every SWEEP_MS still reads from the start.
- */
-export const DISPATCHED_FLOOR_AGE_MS = 60_000;
 const BATCH = 50;
 const DISPATCH_DELAY_MS = 20;
 /** committed() announces this process's events to the others at most once per this window. */
@@ -70,9 +62,8 @@ interface PgliteLike {
   listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
-export function createEventBus(options: { db: Db; logger: Logger; dispatchedFloorAgeMs?: number }): EventBus {
+export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
   const { db, logger } = options;
-  const floorAgeMs = options.dispatchedFloorAgeMs ?? DISPATCHED_FLOOR_AGE_MS;
   const handlers: EventHandler[] = [];
   const batchHandlers: EventBatchHandler[] = [];
   const listeners = new Set<EventListener>();
@@ -90,7 +81,7 @@ export function createEventBus(options: { db: Db; logger: Logger; dispatchedFloo
     if (events.length) for (const handler of batchHandlers) await handler(tx, events);
   }
 
-  const pendingEvents = (tx: Tx, where: { id?: number; above?: number | null } = {}) =>
+  const pendingEvents = (tx: Tx, id?: number) =>
     tx
       .select()
       .from(domainEvents)
@@ -98,42 +89,21 @@ export function createEventBus(options: { db: Db; logger: Logger; dispatchedFloo
         and(
           isNull(domainEvents.dispatchedAt),
           lt(domainEvents.failures, MAX_DISPATCH_FAILURES),
-          where.id === undefined ? undefined : eq(domainEvents.id, where.id),
-          where.above == null ? undefined : gt(domainEvents.id, where.above),
+          id === undefined ? undefined : eq(domainEvents.id, id),
         ),
       )
       .orderBy(asc(domainEvents.id));
-
-  // ---- The dispatched floor (DISPATCHED_FLOOR_AGE_MS) ----
-
-  /** The newest id each full sweep saw, and when it started. */
-  const sweepsSeen: Array<{ at: number; newestId: number }> = [];
-  let sweepWanted = true;
-
-  /** A full sweep reads from the start: at start, every SWEEP_MS, after a reconnect, and on flush(). */
-  function sweep(): Promise<void> {
-    sweepWanted = true;
-    return dispatch();
-  }
-
-  /** The id a woken dispatch starts above: the newest a full sweep saw at least floorAgeMs ago (null: none yet). */
-  function dispatchedFloor(now = Date.now()): number | null {
-    let floor: number | null = null;
-    while (sweepsSeen.length > 1 && now - sweepsSeen[1]!.at >= floorAgeMs) sweepsSeen.shift(); // only the latest old enough is needed
-    if (sweepsSeen[0] && now - sweepsSeen[0].at >= floorAgeMs) floor = sweepsSeen[0].newestId;
-    return floor;
-  }
 
   /**
    * Dispatches up to BATCH pending events in one transaction (a busy dealership's claims share one commit). When a
    * handler fails, the batch rolls back and its events go one by one, so one bad event cannot hold up the others; the
    * bad one counts a failure and waits for the next sweep. Answers whether to go on at once.
    */
-  async function dispatchBatch(above: number | null): Promise<boolean> {
+  async function dispatchBatch(): Promise<boolean> {
     let taken: number[] = [];
     try {
       return await db.transaction(async (tx) => {
-        const rows = await pendingEvents(tx, { above }).limit(BATCH).for("update", { skipLocked: true });
+        const rows = await pendingEvents(tx).limit(BATCH).for("update", { skipLocked: true });
         taken = rows.map((r) => r.id);
         await runHandlers(tx, rows);
         if (rows.length) await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(inArray(domainEvents.id, taken));
@@ -149,7 +119,7 @@ export function createEventBus(options: { db: Db; logger: Logger; dispatchedFloo
   async function dispatchAlone(id: number): Promise<void> {
     try {
       await db.transaction(async (tx) => {
-        const [row] = await pendingEvents(tx, { id }).for("update", { skipLocked: true });
+        const [row] = await pendingEvents(tx, id).for("update", { skipLocked: true });
         if (!row) return;
         await runHandlers(tx, [row]);
         await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(eq(domainEvents.id, id));
@@ -164,14 +134,7 @@ export function createEventBus(options: { db: Db; logger: Logger; dispatchedFloo
   }
 
   async function drainPending(): Promise<void> {
-    let above = dispatchedFloor();
-    if (sweepWanted) {
-      sweepWanted = false;
-      above = null;
-      const [newest] = await db.select({ id: sql<number>`coalesce(max(${domainEvents.id}), 0)`.mapWith(Number) }).from(domainEvents);
-      sweepsSeen.push({ at: Date.now(), newestId: newest?.id ?? 0 });
-    }
-    for (let round = 0; round < 20 && !closed; round++) if (!(await dispatchBatch(above))) return;
+    for (let round = 0; round < 20 && !closed; round++) if (!(await dispatchBatch())) return;
     again = true; // a long backlog: go round again without holding the loop forever
   }
 
@@ -345,7 +308,7 @@ export function createEventBus(options: { db: Db; logger: Logger; dispatchedFloo
     try {
       await unlisten?.().catch(() => undefined);
       unlisten = await subscribe();
-      void sweep();
+      void dispatch();
       void hearAll();
     } catch (error) {
       logger.warn({ err: error }, "event channel reconnect failed");
@@ -371,8 +334,8 @@ export function createEventBus(options: { db: Db; logger: Logger; dispatchedFloo
     },
     committed,
     async flush() {
-      await sweep();
-      while (running) await dispatch();
+      do await dispatch();
+      while (running);
       await hearAll();
     },
     async start() {
@@ -382,11 +345,11 @@ export function createEventBus(options: { db: Db; logger: Logger; dispatchedFloo
       unlisten = await subscribe();
       await hearAll(); // listeners hear what commits from now on
       timer = setInterval(() => {
-        void sweep();
+        void dispatch();
         void hearAll();
       }, SWEEP_MS);
       timer.unref();
-      void sweep();
+      void dispatch();
     },
     async close() {
       if (notifyTimer) {
