@@ -171,10 +171,9 @@ async function askWhoThisIs(app: FastifyInstance, request: FastifyRequest): Prom
     if (paths.length) {
       // The same cookie, checks and schemas as the page's own calls; one that does not answer 200 is left to the page.
       const answers = await Promise.all(paths.map(ask));
-      data.reads = {};
-      answers.forEach((answer, i) => {
-        if (answer.status === 200) data.reads![paths[i]!] = answer.link ? { body: answer.body, link: answer.link } : { body: answer.body };
-      });
+      data.reads = Object.fromEntries(
+        answers.flatMap((answer, i) => (answer.status === 200 ? [[paths[i]!, answer.link ? { body: answer.body, link: answer.link } : { body: answer.body }]] : [])),
+      );
     }
     return data;
   } catch (error) {

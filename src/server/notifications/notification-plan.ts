@@ -224,7 +224,7 @@ async function recipientsOf(db: Executor, drafts: DraftRow[]): Promise<Map<numbe
     where (du.role = any(d.roles) or du.user_id = any(d.people)
         or (d.lead_claimer and du.user_id = (select l.claimed_by from ${leads} l where l.id = d.lead_id)))
       and du.user_id is distinct from d.actor_id
-      and (d.lead_id is null or du.role = any(${`{${SEE_EVERY_LEAD.join(",")}}`}::text[])
+      and (d.lead_id is null or du.role in (${sql.join(SEE_EVERY_LEAD.map((role) => sql`${role}`), sql`, `)})
         or case when exists (select 1 from ${leads} l where l.id = d.lead_id)
           then exists (select 1 from ${leads} l where l.id = d.lead_id and l.dealership_id = d.dealership_id
             and (l.status = 'new' or l.claimed_by = du.user_id))
