@@ -12,7 +12,7 @@ import { createMailer } from "../../src/server/mail/mailer";
 
 // A fresh database per call (a copy of the migrated template) and the real app on it, driven with inject.
 
-export async function createTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<Database & { drop(): Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   const template = inject("postgresTemplate");
   if (serverUrl && template) {
@@ -23,7 +23,7 @@ export async function createTestDatabase(): Promise<Database & { drop(): Promise
     await admin.end();
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
-    const database = openPostgres(url.toString(), 20);
+    const database = openPostgres(url.toString(), options.poolSize ?? 20);
     return {
       ...database,
       async drop() {

@@ -1,7 +1,7 @@
 import { fillPlaceholders, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import pg from "pg";
-import type { Db } from "./client";
+import type { Db, Tx } from "./client";
 
 // Statements that every request runs (the session, a list of one shape, the claim) are compiled to SQL text once and,
 // on a PostgreSQL server, prepared once per connection under a name: no SQL building per request and no planning per
@@ -27,11 +27,23 @@ interface PgliteLike {
   query<T>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
 }
 
-/** Runs a fixed statement with its placeholder values and answers the rows (raw column names, as selected). */
-export async function runStatement<T>(db: Db, statement: FixedStatement, values: Record<string, unknown> = {}): Promise<T[]> {
+/**
+ * What runs a statement for a database or a transaction: drizzle's session holds it (the pool, or the connection a
+ * transaction holds; PGlite, or its transaction). Read from drizzle's `_` (its internals, kept by every 0.x release):
+ * a named statement must go to the connection itself, which drizzle's own execute does not name.
+ */
+function clientOf(executor: Db | Tx): pg.Pool | pg.Client | PgliteLike {
+  return (executor as unknown as { _: { session: { client: pg.Pool | pg.Client | PgliteLike } } })._.session.client;
+}
+
+/**
+ * Runs a fixed statement with its placeholder values and answers the rows (raw column names, as selected). Inside a
+ * transaction pass the transaction: the statement runs on its connection.
+ */
+export async function runStatement<T>(executor: Db | Tx, statement: FixedStatement, values: Record<string, unknown> = {}): Promise<T[]> {
   const params = fillPlaceholders(statement.params, values);
-  const client = (db as unknown as { $client: pg.Pool | PgliteLike }).$client;
-  if (client instanceof pg.Pool) {
+  const client = clientOf(executor);
+  if (client instanceof pg.Pool || client instanceof pg.Client) {
     const result = await client.query<T & pg.QueryResultRow>(
       statement.name ? { name: statement.name, text: statement.text, values: params } : { text: statement.text, values: params },
     );

@@ -128,7 +128,11 @@ export function loggerOptions(level: string): LoggerOptions {
   };
 }
 
-/** The process's logger: JSON lines on stdout (or `destination`), redacted. */
+/**
+ * The process's logger: JSON lines on stdout (or `destination`), redacted. Written asynchronously: lines logged while a
+ * write is under way go out together in the next one, instead of one blocking write per request line (issue 13); pino
+ * writes what is left synchronously when the process exits.
+ */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return destination ? pino(loggerOptions(level), destination) : pino(loggerOptions(level));
+  return pino(loggerOptions(level), destination ?? pino.destination({ dest: 1, sync: false }));
 }

@@ -371,7 +371,8 @@ const claimStatement = fixedStatement(
         first_response_by = coalesce(first_response_by, ${sql.placeholder("userId")})
       where id = ${sql.placeholder("leadId")} and status = 'new' and claimed_by is null
         and exists (select 1 from target where role is not null)
-      returning *
+      returning id, first_name, last_name, email, phone, description, status, dealership_id, created_at, claimed_by,
+        claimed_at, source, source_provider
     ),
     published as (
       insert into ${domainEvents} (type, dealership_id, actor_id, payload)

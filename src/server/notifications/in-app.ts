@@ -1,12 +1,12 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
-import { nanoid } from "nanoid";
 import type { DomainEvent } from "../../shared/events";
 import type { Tx } from "../db/client";
 import { domainEvents } from "../db/schema/events";
 import { leads } from "../db/schema/leads";
 import { notifications } from "../db/schema/notifications";
 import { users } from "../db/schema/users";
-import { planNotifications } from "./notification-plan";
+import { fixedStatement, runStatement } from "../db/prepared";
+import { DRAFT_COLUMNS, draftsOf, recipientsOfDrafts } from "./notification-plan";
 
 // The header bell's writer (decisions 100-103): a once-only handler of the event dispatcher (decision 051), so the rows
 // of an event commit with its "dispatched" mark, exactly once however many processes run. One row per recipient.
@@ -19,14 +19,31 @@ const PRUNE_BATCH = 5000;
 
 let lastPrune = 0;
 
+// The bell's rows of a whole dispatch batch in one prepared statement: who hears each event (the one rule of
+// notification-plan.ts) and the rows, one per recipient. The lead or the actor may be gone by the time the event is
+// dispatched: keep the notification, not the link. Ids are made by the database in nanoid's shape (21 URL-safe characters, of a random UUID's bits).
+const bellRowsStatement = fixedStatement(
+  "bell_rows",
+  sql`with drafts as (
+      select * from jsonb_to_recordset(${sql.placeholder("drafts")}::jsonb)
+        as d(${DRAFT_COLUMNS}, type text, title text, message text, url text, created_at timestamptz, event_id bigint)
+    ),
+    told as (${recipientsOfDrafts(sql`drafts d`)})
+    insert into ${notifications} (id, user_id, type, title, message, target_users_role, created_by, url, lead_id, dealership_id, created_at)
+    select left(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), 21), told.user_id, d.type, d.title, d.message,
+      d.roles, (select u.id from ${users} u where u.id = d.actor_id), d.url, (select l.id from ${leads} l where l.id = d.lead_id),
+      d.dealership_id, coalesce(d.created_at, (select e.created_at from ${domainEvents} e where e.id = d.event_id), now())
+    from told join drafts d on d.i = told.i`,
+);
+
 /** Writes the bell's rows for one event, and forgets what a member may no longer see. */
 export async function notifyInApp(tx: Tx, event: DomainEvent & { id?: number }): Promise<void> {
   await notifyInAppAll(tx, [event]);
 }
 
 /**
- * Writes the bell's rows for a dispatch batch's events: who hears what is asked in one query and the rows go in one
- * insert, whatever the batch's size (a busy lot's claims). Forgetting comes first: the recipients are judged on the
+ * Writes the bell's rows for a dispatch batch's events: who hears what and the rows, in one statement whatever the
+ * batch's size (a busy lot's claims). Forgetting comes first: the recipients are judged on the
  * database as it stands now, after every event of the batch, so a removed member is not told anyway.
  */
 export async function notifyInAppAll(tx: Tx, events: ReadonlyArray<DomainEvent & { id?: number; createdAt?: Date }>): Promise<void> {
@@ -47,37 +64,24 @@ export async function notifyInAppAll(tx: Tx, events: ReadonlyArray<DomainEvent &
         told.push(event);
     }
   }
-  const plans = told.length ? await planNotifications(tx, told) : [];
-  const rows = plans.flatMap((plan, i) => {
-    if (!plan) return [];
+  const drafts = draftsOf(told).flatMap((d, i) => {
+    if (!d) return [];
     const event = told[i]!;
-    return plan.recipientIds.map((userId) => ({
-      id: nanoid(),
-      user_id: userId,
-      type: plan.type,
-      title: plan.title,
-      message: plan.message,
-      roles: plan.targetRoles,
-      created_by: plan.createdBy,
-      url: plan.url,
-      lead_id: plan.leadId,
-      dealership_id: plan.dealershipId,
-      // When it happened, not when it was dispatched (a sweep may come seconds later).
-      created_at: event.createdAt?.toISOString() ?? null,
-      event_id: event.id ?? null,
-    }));
+    const { draft, row } = d;
+    return [
+      {
+        ...row,
+        type: draft.type,
+        title: draft.title,
+        message: draft.message,
+        url: draft.url,
+        // When it happened, not when it was dispatched (a sweep may come seconds later).
+        created_at: event.createdAt?.toISOString() ?? null,
+        event_id: event.id ?? null,
+      },
+    ];
   });
-  // One statement of fixed text for every row of the batch. The lead or the actor may be gone by the time the event
-  // is dispatched: keep the notification, not the link.
-  if (rows.length) {
-    await tx.execute(sql`insert into ${notifications} (id, user_id, type, title, message, target_users_role, created_by, url, lead_id, dealership_id, created_at)
-      select r.id, r.user_id, r.type, r.title, r.message, r.roles, u.id, r.url, l.id, r.dealership_id,
-        coalesce(r.created_at, (select e.created_at from ${domainEvents} e where e.id = r.event_id), now())
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id text, user_id text, type text, title text, message text,
-        roles text[], created_by text, url text, lead_id text, dealership_id text, created_at timestamptz, event_id bigint)
-      left join ${users} u on u.id = r.created_by
-      left join ${leads} l on l.id = r.lead_id`);
-  }
+  if (drafts.length) await runStatement(tx, bellRowsStatement, { drafts: JSON.stringify(drafts) });
   await pruneNow(tx);
 }
 

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DealershipRole } from "../../shared/constants";
 import type { DomainEvent, LeadSnapshot, TestDriveSnapshot } from "../../shared/events";
 import { fullName } from "../../shared/format";
@@ -38,7 +38,7 @@ export interface NotificationPlan {
 type Executor = Db | Tx;
 
 /** What an event says, and to whom before the rules above narrow it. */
-interface Draft {
+export interface Draft {
   type: NotificationType;
   title: string;
   message: string;
@@ -197,7 +197,7 @@ function draftFor(event: DomainEvent): Draft | null {
 const SEE_EVERY_LEAD: DealershipRole[] = ["frontDesk", "management"];
 
 /** One draft as a row of the recipients query (jsonb_to_recordset below). */
-interface DraftRow {
+export interface DraftRow {
   i: number;
   dealership_id: string;
   actor_id: string | null;
@@ -210,15 +210,20 @@ interface DraftRow {
   snapshot_claimed_by: string | null;
 }
 
+/** DraftRow's columns, for `jsonb_to_recordset(...) as d(...)`. */
+export const DRAFT_COLUMNS = sql.raw(
+  "i int, dealership_id text, actor_id text, roles text[], people text[], lead_id text, lead_claimer boolean, snapshot_new boolean, snapshot_claimed_by text",
+);
+
 /**
- * Everyone to tell for each draft, in ONE statement however many drafts (a dispatch batch of a busy lot's claims):
- * active members of the active dealership, by role or concerned, never the actor, and a rep only about a lead they may
- * see now (decision 010), or saw, for a deleted lead, as its snapshot says.
+ * Everyone to tell for each draft, as SQL answering (i, user_id), in ONE statement however many drafts (a dispatch
+ * batch of a busy lot's claims): active members of the active dealership, by role or concerned, never the actor, and a
+ * rep only about a lead they may see now (decision 010), or saw, for a deleted lead, as its snapshot says. `drafts` is
+ * a FROM item named d with DRAFT_COLUMNS.
  */
-async function recipientsOf(db: Executor, drafts: DraftRow[]): Promise<Map<number, string[]>> {
-  const result = await db.execute(sql`select d.i, du.user_id as "userId"
-    from jsonb_to_recordset(${JSON.stringify(drafts)}::jsonb) as d(i int, dealership_id text, actor_id text, roles text[],
-      people text[], lead_id text, lead_claimer boolean, snapshot_new boolean, snapshot_claimed_by text)
+export function recipientsOfDrafts(drafts: SQL): SQL {
+  return sql`select d.i, du.user_id
+    from ${drafts}
     join ${dealershipUsers} du on du.dealership_id = d.dealership_id and du.active
     join ${dealerships} dd on dd.id = du.dealership_id and dd.active
     where (du.role = any(d.roles) or du.user_id = any(d.people)
@@ -228,15 +233,42 @@ async function recipientsOf(db: Executor, drafts: DraftRow[]): Promise<Map<numbe
         or case when exists (select 1 from ${leads} l where l.id = d.lead_id)
           then exists (select 1 from ${leads} l where l.id = d.lead_id and l.dealership_id = d.dealership_id
             and (l.status = 'new' or l.claimed_by = du.user_id))
-          else coalesce(d.snapshot_new or du.user_id = d.snapshot_claimed_by, false) end)
-    order by d.i, du.user_id`);
+          else coalesce(d.snapshot_new or du.user_id = d.snapshot_claimed_by, false) end)`;
+}
+
+async function recipientsOf(db: Executor, drafts: DraftRow[]): Promise<Map<number, string[]>> {
+  const result = await db.execute(
+    sql`${recipientsOfDrafts(sql`jsonb_to_recordset(${JSON.stringify(drafts)}::jsonb) as d(${DRAFT_COLUMNS})`)} order by 1, 2`,
+  );
   const byDraft = new Map<number, string[]>();
-  for (const { i, userId } of rowsOf<{ i: number; userId: string }>(result)) {
+  for (const { i, user_id: userId } of rowsOf<{ i: number; user_id: string }>(result)) {
     const list = byDraft.get(i);
     if (list) list.push(userId);
     else byDraft.set(i, [userId]);
   }
   return byDraft;
+}
+
+/** What each event says (null: it tells nobody in the bell), with its row for the recipients query. */
+export function draftsOf(events: readonly DomainEvent[]): Array<{ draft: Draft; row: DraftRow } | null> {
+  return events.map((event, i) => {
+    const draft = draftFor(event);
+    if (!draft) return null;
+    return {
+      draft,
+      row: {
+        i,
+        dealership_id: event.dealershipId,
+        actor_id: event.actorId,
+        roles: draft.targetRoles,
+        people: [...new Set(draft.people.filter((p): p is string => Boolean(p)))],
+        lead_id: draft.leadId,
+        lead_claimer: Boolean(draft.leadClaimer && draft.leadId),
+        snapshot_new: draft.leadSnapshot ? draft.leadSnapshot.status === "new" : null,
+        snapshot_claimed_by: draft.leadSnapshot && draft.leadSnapshot.status !== "new" ? draft.leadSnapshot.claimedBy : null,
+      },
+    };
+  });
 }
 
 /**
@@ -245,27 +277,13 @@ async function recipientsOf(db: Executor, drafts: DraftRow[]): Promise<Map<numbe
  * or nobody left to tell.
  */
 export async function planNotifications(db: Executor, events: readonly DomainEvent[]): Promise<Array<NotificationPlan | null>> {
-  const drafts = events.map((event) => draftFor(event));
-  const rows: DraftRow[] = [];
-  drafts.forEach((draft, i) => {
-    if (!draft) return;
-    const event = events[i]!;
-    rows.push({
-      i,
-      dealership_id: event.dealershipId,
-      actor_id: event.actorId,
-      roles: draft.targetRoles,
-      people: [...new Set(draft.people.filter((p): p is string => Boolean(p)))],
-      lead_id: draft.leadId,
-      lead_claimer: Boolean(draft.leadClaimer && draft.leadId),
-      snapshot_new: draft.leadSnapshot ? draft.leadSnapshot.status === "new" : null,
-      snapshot_claimed_by: draft.leadSnapshot && draft.leadSnapshot.status !== "new" ? draft.leadSnapshot.claimedBy : null,
-    });
-  });
+  const drafts = draftsOf(events);
+  const rows = drafts.flatMap((d) => (d ? [d.row] : []));
   const recipients = rows.length ? await recipientsOf(db, rows) : new Map<number, string[]>();
-  return drafts.map((draft, i) => {
+  return drafts.map((d, i) => {
     const recipientIds = recipients.get(i);
-    if (!draft || !recipientIds) return null;
+    if (!d || !recipientIds) return null;
+    const { draft } = d;
     const event = events[i]!;
     return {
       type: draft.type,
