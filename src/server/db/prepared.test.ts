@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../../tests/helpers/test-app";
 import { resumeSession, startSession } from "../auth/sessions";
 import { claimLead, listLeads } from "../leads/queries";
+import { triggerRecipients } from "../notifications/email-triggers";
 import { notifyInAppAll } from "../notifications/in-app";
 import { makeDealership, makeUser } from "./factories";
 import { makeLead } from "./factories-leads";
@@ -44,14 +45,17 @@ describe.runIf(process.env.TEST_DATABASE_URL)("the hot path's prepared statement
     const published = await db.select().from(domainEvents).orderBy(domainEvents.id);
     expect(published).toHaveLength(runs);
     for (const row of published) {
-      await db.transaction((tx) => notifyInAppAll(tx, [{ ...parseDomainEvent(row), id: row.id, createdAt: row.createdAt }]));
+      await db.transaction(async (tx) => {
+        await notifyInAppAll(tx, [{ ...parseDomainEvent(row), id: row.id, createdAt: row.createdAt }]);
+        expect(await triggerRecipients(tx, dealershipId, "lead_claimed", [rep.id])).toEqual([]);
+      });
     }
     expect(await db.select().from(notifications).where(eq(notifications.userId, manager.id))).toHaveLength(runs);
     const prepared = rowsOf<{ name: string; generic_plans: string; custom_plans: string }>(
       await db.execute(sql`select name, generic_plans, custom_plans from pg_prepared_statements order by name`),
     );
     const plans = Object.fromEntries(prepared.map((p) => [p.name, { generic: Number(p.generic_plans), custom: Number(p.custom_plans) }]));
-    for (const name of ["session_resume", "session_resume_in_dealership", "lead_claim", "bell_rows", "leads_list_new_own_", "leads_list_all_all_"]) {
+    for (const name of ["session_resume", "session_resume_in_dealership", "lead_claim", "bell_rows", "email_trigger_recipients", "leads_list_new_own_", "leads_list_all_all_"]) {
       expect(plans[name], name).toBeDefined();
       // Five custom plans to compare with, then the generic plan for every call after.
       expect(plans[name]!.custom, name).toBeLessThanOrEqual(5);

@@ -1,4 +1,4 @@
-import { and, asc, eq, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { EmailSubscription, EmailTrigger } from "../../shared/schemas/team";
 import type { Db, Tx } from "../db/client";
 import { dealershipUsers, dealerships } from "../db/schema/dealerships";
@@ -6,6 +6,7 @@ import { emailNotificationSubscriptions, emailNotificationTriggers } from "../db
 import { users } from "../db/schema/users";
 import { badRequest, notFound } from "../http/errors";
 import type { Mailer } from "../mail/mailer";
+import { fixedStatement, runStatement } from "../db/prepared";
 
 // E-mail notifications (part 2 §2 Email Notifications, §3, §4; decision 034). Each dealership has one row per
 // trigger below; management turns a trigger on or off and chooses who is subscribed. When the
@@ -134,6 +135,19 @@ export async function setSubscription(
   return row!;
 }
 
+// Asked by the dispatcher for every batch of events (most find nobody): prepared once per connection (decision 162).
+const triggerRecipientsStatement = fixedStatement(
+  "email_trigger_recipients",
+  sql`select distinct u.email
+    from ${emailNotificationSubscriptions} s
+    join ${emailNotificationTriggers} t on t.id = s.trigger_id
+    join ${dealershipUsers} du on du.user_id = s.user_id and du.dealership_id = t.dealership_id
+    join ${dealerships} d on d.id = t.dealership_id
+    join ${users} u on u.id = s.user_id
+    where t.dealership_id = ${sql.placeholder("dealershipId")} and t.name = ${sql.placeholder("trigger")} and t.is_active
+      and s.is_subscribed and du.active and d.active and u.id <> all(${sql.placeholder("exclude")}::text[])`,
+);
+
 /** The e-mail addresses to notify: subscribed, active members of an active dealership, trigger active. */
 export async function triggerRecipients(
   db: Db | Tx,
@@ -141,30 +155,7 @@ export async function triggerRecipients(
   trigger: EmailTriggerName,
   excludeUserIds: string[] = [],
 ): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ email: users.email })
-    .from(emailNotificationSubscriptions)
-    .innerJoin(emailNotificationTriggers, eq(emailNotificationTriggers.id, emailNotificationSubscriptions.triggerId))
-    .innerJoin(
-      dealershipUsers,
-      and(
-        eq(dealershipUsers.userId, emailNotificationSubscriptions.userId),
-        eq(dealershipUsers.dealershipId, emailNotificationTriggers.dealershipId),
-      ),
-    )
-    .innerJoin(dealerships, eq(dealerships.id, emailNotificationTriggers.dealershipId))
-    .innerJoin(users, eq(users.id, emailNotificationSubscriptions.userId))
-    .where(
-      and(
-        eq(emailNotificationTriggers.dealershipId, dealershipId),
-        eq(emailNotificationTriggers.name, trigger),
-        eq(emailNotificationTriggers.isActive, true),
-        eq(emailNotificationSubscriptions.isSubscribed, true),
-        eq(dealershipUsers.active, true),
-        eq(dealerships.active, true),
-        excludeUserIds.length ? notInArray(users.id, excludeUserIds) : undefined,
-      ),
-    );
+  const rows = await runStatement<{ email: string }>(db, triggerRecipientsStatement, { dealershipId, trigger, exclude: excludeUserIds });
   return rows.map((r) => r.email);
 }
 

@@ -1,7 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { DomainEvent } from "../../shared/events";
 import type { Tx } from "../db/client";
+import { fixedStatement, runStatement } from "../db/prepared";
 import { dealershipUsers } from "../db/schema/dealerships";
 import { userTokens } from "../db/schema/users";
 import { planNotification, type NotificationPlan } from "../notifications/notification-plan";
@@ -14,7 +15,13 @@ import { prunePushRecordsNow, pushPruneDue } from "./retention";
 
 export type NotificationPlanner = (tx: Tx, event: DomainEvent) => Promise<NotificationPlan | null>;
 
-// Most dealerships have nobody subscribed: asked once per dealership in a dispatch batch, before any planning.
+// Most dealerships have nobody subscribed: asked once per dealership in a dispatch batch, before any planning, by a
+// statement prepared once per connection (decision 162).
+const subscribedStatement = fixedStatement(
+  "push_anyone_subscribed",
+  sql`select 1 from ${userTokens} t join ${dealershipUsers} du on du.user_id = t.user_id
+    where du.dealership_id = ${sql.placeholder("dealershipId")} and du.active and t.active limit 1`,
+);
 const subscribedByDispatch = new WeakMap<Tx, Map<string, Promise<boolean>>>();
 
 function anyoneSubscribed(tx: Tx, dealershipId: string): Promise<boolean> {
@@ -22,13 +29,7 @@ function anyoneSubscribed(tx: Tx, dealershipId: string): Promise<boolean> {
   if (!known) subscribedByDispatch.set(tx, (known = new Map()));
   let answer = known.get(dealershipId);
   if (!answer) {
-    answer = tx
-      .select({ one: sql<number>`1` })
-      .from(userTokens)
-      .innerJoin(dealershipUsers, and(eq(dealershipUsers.userId, userTokens.userId), eq(dealershipUsers.dealershipId, dealershipId)))
-      .where(and(eq(userTokens.active, true), eq(dealershipUsers.active, true)))
-      .limit(1)
-      .then((rows) => rows.length > 0);
+    answer = runStatement(tx, subscribedStatement, { dealershipId }).then((rows) => rows.length > 0);
     known.set(dealershipId, answer);
   }
   return answer;
