@@ -5,7 +5,7 @@ import { makeDealership, makeUser } from "../../src/server/db/factories";
 import { makeLead } from "../../src/server/db/factories-leads";
 import { addDays, localToday } from "../../src/shared/dealership-clock";
 import { appointmentListQuerySchema } from "../../src/shared/schemas/appointment";
-import { anonymous, createTestDatabase, signIn, type Agent, type TestApp } from "../helpers/test-app";
+import { anonymous, createTestApp, createTestDatabase, signIn, type Agent, type TestApp } from "../helpers/test-app";
 
 // How the API answers when things go wrong (ARCHITECTURE invariant 5).
 
@@ -94,6 +94,23 @@ describe("errors", () => {
     expect(response.headers["content-security-policy"]).toContain("default-src 'self'");
     expect(response.headers["x-content-type-options"]).toBe("nosniff");
     expect(response.headers["x-frame-options"]).toBeDefined();
+    // Plain HTTP (secure cookies off): no HSTS, and the policy does not ask to upgrade requests.
+    expect(response.headers["strict-transport-security"]).toBeUndefined();
+    expect(response.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
+    // The same headers on an error.
+    const missing = await t.app.inject({ method: "GET", url: "/api/no-such-route" });
+    expect(missing.headers["content-security-policy"]).toBe(response.headers["content-security-policy"]);
+  });
+
+  it("adds HSTS and upgrade-insecure-requests when served over HTTPS (secure cookies on)", async () => {
+    const secure = await createTestApp({ secureCookies: true });
+    try {
+      const response = await secure.app.inject({ method: "GET", url: "/api/health" });
+      expect(response.headers["strict-transport-security"]).toContain("max-age=");
+      expect(response.headers["content-security-policy"]).toContain("upgrade-insecure-requests");
+    } finally {
+      await secure.close();
+    }
   });
 });
 
