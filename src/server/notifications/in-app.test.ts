@@ -9,7 +9,7 @@ import { notifications } from "../db/schema/notifications";
 import { localToday, addDays } from "../../shared/dealership-clock";
 import { DEFAULT_TIMEZONE } from "../../shared/constants";
 import { notificationSchema, type Notification } from "../../shared/schemas/responses/notifications";
-import { pruneOldNotifications } from "./in-app";
+import { notifyInAppAll, pruneOldNotifications } from "./in-app";
 import { planNotifications } from "./notification-plan";
 import { domainEvents } from "../db/schema/events";
 import { parseDomainEvent } from "../../shared/events";
@@ -182,6 +182,44 @@ describe("a dispatch batch", () => {
     }
     expect(heard("lead_created", eastLead.id)).toEqual(ids(eastDesk));
     expect(plans).toHaveLength(events.length);
+  });
+});
+
+describe("the bell's rows of a dispatch batch", () => {
+  it("are written in one statement, each event's words to its own people, with ids of nanoid's shape and the event's time", async () => {
+    const west = (await makeDealership(t.db, { name: "West Motors" })).id;
+    const westBoss = await person("Wes", [{ dealershipId: west, role: "management" }]);
+    const westRep = await person("Wren", [{ dealershipId: west, role: "sales" }]);
+    const last = rowsOf<{ last: number }>(await t.db.execute(sql`select coalesce(max(id), 0)::int as last from domain_events`))[0]!.last;
+    const northLead = await createLead(desk, { firstName: "Northy" });
+    const westLead = await createLead(westBoss, { firstName: "Westy" }, west);
+    expect((await rep.agent.post(`/api/leads/${northLead.id}/claim`)).statusCode).toBe(200);
+    await t.app.events.flush();
+    const rows = await t.db.select().from(domainEvents).where(gt(domainEvents.id, last)).orderBy(domainEvents.id);
+    expect(rows.map((r) => r.type)).toEqual(["lead.created", "lead.created", "lead.claimed"]);
+    // What the dispatcher wrote, then the same batch written again by hand in one transaction: the same rows.
+    const written = async () =>
+      (await t.db.select().from(notifications).where(inArray(notifications.leadId, [northLead.id, westLead.id])))
+        .map((n) => ({ userId: n.userId, type: n.type, message: n.message, dealershipId: n.dealershipId, createdBy: n.createdBy, createdAt: n.createdAt.toISOString() }))
+        .sort((a, b) => `${a.type}${a.userId}`.localeCompare(`${b.type}${b.userId}`));
+    const byDispatcher = await written();
+    await t.db.delete(notifications);
+    await t.db.transaction((tx) => notifyInAppAll(tx, rows.map((row) => ({ ...parseDomainEvent(row), id: row.id, createdAt: row.createdAt }))));
+    expect(await written()).toEqual(byDispatcher);
+    const expected = [
+      // Judged on the lead as it is now: claimed, so of the reps only its claimer.
+      ...ids(boss, boss2, rep).map((userId) => ({ userId, type: "lead_created", message: "New lead: Northy Doe", dealershipId: north, createdBy: desk.id })),
+      ...ids(boss, boss2, desk).map((userId) => ({ userId, type: "lead_claimed", message: "Lead claimed: Northy Doe by Sally Staff", dealershipId: north, createdBy: rep.id })),
+      ...ids(westRep).map((userId) => ({ userId, type: "lead_created", message: "New lead: Westy Doe", dealershipId: west, createdBy: westBoss.id })),
+    ];
+    expect(byDispatcher.map(({ createdAt: _c, ...n }) => n)).toEqual(expected.sort((a, b) => `${a.type}${a.userId}`.localeCompare(`${b.type}${b.userId}`)));
+    // When it happened (the event's time), not when it was written.
+    const eventTimes = new Set(rows.map((r) => r.createdAt.toISOString()));
+    for (const n of byDispatcher) expect(eventTimes.has(n.createdAt)).toBe(true);
+    const all = await t.db.select({ id: notifications.id }).from(notifications);
+    expect(all.length).toBe(expected.length);
+    for (const { id } of all) expect(id).toMatch(/^[A-Za-z0-9_-]{21}$/);
+    expect(new Set(all.map((n) => n.id)).size).toBe(all.length);
   });
 });
 

@@ -21,7 +21,8 @@ let lastPrune = 0;
 
 // The bell's rows of a whole dispatch batch in one prepared statement: who hears each event (the one rule of
 // notification-plan.ts) and the rows, one per recipient. The lead or the actor may be gone by the time the event is
-// dispatched: keep the notification, not the link. Ids are made by the database in nanoid's shape (21 URL-safe characters, of a random UUID's bits).
+// dispatched: keep the notification, not the link. The recipients are only known inside the statement, so the ids are
+// made there, in nanoid's shape (21 URL-safe characters from a random UUID's bytes), which the response schema checks.
 const bellRowsStatement = fixedStatement(
   "bell_rows",
   sql`with drafts as (
@@ -43,8 +44,8 @@ export async function notifyInApp(tx: Tx, event: DomainEvent & { id?: number }):
 
 /**
  * Writes the bell's rows for a dispatch batch's events: who hears what and the rows, in one statement whatever the
- * batch's size (a busy lot's claims). Forgetting comes first: the recipients are judged on the
- * database as it stands now, after every event of the batch, so a removed member is not told anyway.
+ * batch's size (a busy lot's claims). Forgetting comes first: the recipients are judged on the database as it stands
+ * now, after every event of the batch, so a removed member is not told anyway.
  */
 export async function notifyInAppAll(tx: Tx, events: ReadonlyArray<DomainEvent & { id?: number; createdAt?: Date }>): Promise<void> {
   const told: Array<DomainEvent & { id?: number; createdAt?: Date }> = [];
