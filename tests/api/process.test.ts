@@ -67,11 +67,19 @@ describe("the server process", () => {
     expect(output()).not.toContain("showroom123\"}");
     expect(output()).not.toContain("showroom.sid=");
 
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    // "close": after the exit and after the last of its output has been read.
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     const started = Date.now();
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
+    // The log is written asynchronously, and all of it is out by the exit: the request lines and the last words.
+    const log = output();
+    expect(log).toMatch(/"url":"\/api\/login","status":200/);
+    expect(log).toContain('"msg":"shutting down"');
+    expect(log).toContain('"msg":"stopped"');
+    expect(log).not.toContain("showroom123\"}");
+    expect(log).not.toContain("showroom.sid=");
 
     // The command line grants platform admin on the same data.
     const cli = spawnSync(process.execPath, ["--import", "tsx", "src/server/cli.ts", "grant-platform-admin", "sales@demo.showroom"], {
