@@ -110,16 +110,18 @@ async function newLeadPool(database: Database): Promise<string[]> {
 
 /**
  * After a claim run: autocannon stops at the deadline, but the server still finishes the claims in flight, so wait
- * for them before putting the leads back. The run's events and bell rows go too, and the tables are vacuumed, so every
- * round finds them as the first did: this machine's PostgreSQL runs without autovacuum, and the dispatcher's pending
- * query walks every dead entry of its partial index since the last vacuum (51 ms a call after a few runs).
+ * for them before putting the leads back. The run's events and bell rows go too, and the tables are vacuumed and
+ * analysed, so every round finds them as the first did: this machine's PostgreSQL runs without autovacuum, the
+ * dispatcher's pending query walks every dead entry of its partial index since the last vacuum (51 ms a call after a
+ * few runs), and statistics never refreshed left the app at 0.3 of the floor after a few runs (2.2 ms of PostgreSQL
+ * CPU per claim against 1.4 after `vacuum full analyze`; 2026-11-27, bench/README.md).
  */
 async function putBackClaims(database: Database): Promise<void> {
   await new Promise((r) => setTimeout(r, 1500));
   await returnClaimedLeads(database);
   await database.db.execute(sql`delete from notifications where created_by = ${CLAIMER.id}`);
   await database.db.execute(sql`delete from domain_events where actor_id = ${CLAIMER.id} and dispatched_at is not null`);
-  for (const table of ["leads", "domain_events", "notifications"]) await database.db.execute(sql.raw(`vacuum ${table}`));
+  for (const table of ["leads", "domain_events", "notifications", "sessions"]) await database.db.execute(sql.raw(`vacuum (analyze) ${table}`));
 }
 
 /** Fills (or checks) the data; a half-made or outdated database is dropped and made again. */

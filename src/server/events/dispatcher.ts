@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import pg from "pg";
 import type { Logger } from "pino";
 import { parseDomainEvent, type DomainEvent } from "../../shared/events";
 import type { Db, Tx } from "../db/client";
+import { fixedStatement, runStatement } from "../db/prepared";
 import { domainEvents } from "../db/schema/events";
 import { EVENTS_CHANNEL } from "./outbox";
 
@@ -35,6 +36,28 @@ const MAX_GAPS = 10_000;
 /** An event whose handlers failed this often is set aside (kept, with its last error) instead of retried forever. */
 export const MAX_DISPATCH_FAILURES = 5;
 
+/** The last id the outbox's sequence handed out (0 before the first). */
+const newestIdStatement = fixedStatement(
+  "events_newest_id",
+  sql`select coalesce(pg_sequence_last_value(pg_get_serial_sequence('domain_events', 'id')::regclass), 0) as id`,
+);
+
+/** What listeners have not heard: everything after the newest heard id, and the ids skipped over (one array). */
+const unheardStatement = fixedStatement(
+  "events_unheard",
+  sql`select id, type, dealership_id as "dealershipId", actor_id as "actorId", payload from ${domainEvents}
+    where id > ${sql.placeholder("after")} or id = any(${sql.placeholder("missing")}::bigint[])
+    order by id limit ${sql.raw(String(HEAR_BATCH))}`,
+);
+
+interface HeardRow {
+  id: number;
+  type: string;
+  dealershipId: string | null;
+  actorId: string | null;
+  payload: unknown;
+}
+
 export type EventHandler = (tx: Tx, event: DomainEvent & { id: number }) => Promise<void>;
 /** Once-only work done for a whole dispatch batch at once (one query for many events), after the per-event handlers. */
 export type EventBatchHandler = (tx: Tx, events: Array<DomainEvent & { id: number; createdAt: Date }>) => Promise<void>;
@@ -54,6 +77,8 @@ export interface EventBus {
   committed(): void;
   /** Dispatches everything pending now and reads what listeners have not heard; resolves when nothing is left. */
   flush(): Promise<void>;
+  /** How many skipped-over ids every read still asks for (each costs an index probe per read until seen or given up). */
+  gapsAskedFor(): number;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -183,19 +208,19 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
       return;
     }
     if (heardUpTo === null) {
-      const [newest] = await db.select({ id: sql<number>`coalesce(max(${domainEvents.id}), 0)`.mapWith(Number) }).from(domainEvents);
-      heardUpTo = newest?.id ?? 0;
+      // From the newest id taken, not the newest committed: ids below it that never show (events pruned after 30
+      // days, ids a rolled-back transaction burned) would otherwise all become gaps, up to MAX_GAPS asked for in
+      // every read for GAP_KEEP_MS. An event still uncommitted at this moment is not heard, as before a listener.
+      const [newest] = await runStatement<{ id: string }>(db, newestIdStatement);
+      heardUpTo = Number(newest?.id ?? 0);
       return;
     }
     const now = Date.now();
     for (const [id, since] of gaps) if (now - since > GAP_KEEP_MS) gaps.delete(id);
-    const missing = [...gaps.keys()];
-    const rows = await db
-      .select()
-      .from(domainEvents)
-      .where(missing.length ? or(gt(domainEvents.id, heardUpTo), inArray(domainEvents.id, missing)) : gt(domainEvents.id, heardUpTo))
-      .orderBy(asc(domainEvents.id))
-      .limit(HEAR_BATCH);
+    const rows = (await runStatement<HeardRow>(db, unheardStatement, { after: heardUpTo, missing: [...gaps.keys()] })).map((row) => ({
+      ...row,
+      id: Number(row.id),
+    }));
     for (const row of rows) {
       if (row.id > heardUpTo) {
         for (let skipped = heardUpTo + 1; skipped < row.id && gaps.size < MAX_GAPS; skipped++) gaps.set(skipped, now);
@@ -206,7 +231,7 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
     if (rows.length === HEAR_BATCH) readAgain = true;
   }
 
-  function tell(row: Row): void {
+  function tell(row: HeardRow): void {
     let event: DomainEvent & { id: number };
     try {
       event = { ...parseDomainEvent(row), id: row.id };
@@ -333,6 +358,7 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
       return () => listeners.delete(listener);
     },
     committed,
+    gapsAskedFor: () => gaps.size,
     async flush() {
       do await dispatch();
       while (running);

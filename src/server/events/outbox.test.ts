@@ -11,7 +11,7 @@ import { makeDealership, makeUser } from "../db/factories";
 import { domainEvents } from "../db/schema/events";
 import { emailsLog } from "../db/schema/notifications";
 import { createMailer } from "../mail/mailer";
-import { MAX_DISPATCH_FAILURES } from "./dispatcher";
+import { createEventBus, MAX_DISPATCH_FAILURES } from "./dispatcher";
 import { publish } from "./outbox";
 
 // The outbox (decision 051): an event commits with its change or not at all, and a committed event's e-mail goes out
@@ -211,6 +211,30 @@ describe("hearing in every process (decision 120)", () => {
       expect(heard.filter((id) => id === Number(early) || id === later!.id).sort()).toEqual([Number(early), later!.id].sort());
     } finally {
       stop();
+    }
+  });
+
+  it("a listener that joins after thousands of ids were burned (pruned events, rolled-back writes) asks for none of them", async () => {
+    const bus = createEventBus({ db: t.db, logger: pino({ level: "silent" }) });
+    await bus.start();
+    try {
+      // Events that were pruned, or ids rolled-back transactions took: the sequence is 5,000 ahead of the newest row.
+      await t.db.execute(sql`select setval('domain_events_id_seq', nextval('domain_events_id_seq') + 5000)`);
+      const heard: string[] = [];
+      const stop = bus.listen((event) => {
+        if (event.type === "lead.created") heard.push(event.payload.lead.firstName);
+      });
+      try {
+        await t.db.transaction((tx) => publish(tx, leadEvent("AfterBurned")));
+        bus.committed();
+        await expect.poll(() => heard, { timeout: 5000 }).toEqual(["AfterBurned"]);
+        // Only ids taken after the listener joined can still be in flight; none were skipped.
+        expect(bus.gapsAskedFor()).toBe(0);
+      } finally {
+        stop();
+      }
+    } finally {
+      await bus.close();
     }
   });
 });
