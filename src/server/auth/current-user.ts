@@ -5,8 +5,11 @@ import { unauthorized } from "../http/errors";
 
 export type UserRow = typeof users.$inferSelect;
 
+/** The user's secrets: never sent to the client, and not read by the per-request session query either. */
+export const SECRET_USER_FIELDS = ["password", "twoFactorSecret", "twoFactorBackupCodes", "twoFactorLastStep"] as const;
+
 /** What the client may see of a user: never the password hash, two-factor secret, backup codes or last code step. */
-export type SessionUser = Omit<UserRow, "password" | "twoFactorSecret" | "twoFactorBackupCodes" | "twoFactorLastStep">;
+export type SessionUser = Omit<UserRow, (typeof SECRET_USER_FIELDS)[number]>;
 
 export function publicUser(row: UserRow): SessionUser {
   const { password: _p, twoFactorSecret: _s, twoFactorBackupCodes: _b, twoFactorLastStep: _l, ...rest } = row;

@@ -1,5 +1,4 @@
 import type { FastifyRequest } from "fastify";
-import { publicUser } from "./current-user";
 import { resumeSession, SESSION_COOKIE } from "./sessions";
 
 const DEALERSHIP_PATH = "/api/dealerships/:id/";
@@ -23,6 +22,6 @@ export async function resumeRequestSession(request: FastifyRequest): Promise<voi
   if (resumed) {
     const { user, ...session } = resumed;
     request.session = session;
-    request.userCache = publicUser(user);
+    request.userCache = user;
   }
 }

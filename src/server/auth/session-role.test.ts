@@ -4,7 +4,7 @@ import { createTestApp, signIn, type TestApp } from "../../../tests/helpers/test
 import { makeDealership, makeUser } from "../db/factories";
 import { dealershipUsers } from "../db/schema/dealerships";
 import { platformAdminDealershipAccess, platformAdmins } from "../db/schema/platform";
-import { sessions } from "../db/schema/users";
+import { sessions, users } from "../db/schema/users";
 import { endSessionsOfUser, resumeSession, startSession } from "./sessions";
 
 // Every signed-in request resolves its session, user and role in the path's dealership in one query (issue 13).
@@ -34,6 +34,20 @@ describe("the session query", () => {
     });
     expect((await resumeSession(t.db, token, policy, otherId))?.dealership).toEqual({ id: otherId, role: null });
     expect((await resumeSession(t.db, token, policy))?.dealership).toBeUndefined();
+  });
+
+  it("answers the user's public fields and none of their secrets (password hash, two-factor secret and codes)", async () => {
+    const rep = await makeUser(t.db, { memberships: [{ dealershipId, role: "sales" }] });
+    await t.db
+      .update(users)
+      .set({ twoFactorEnabled: true, twoFactorSecret: "sealed-secret", twoFactorBackupCodes: ["hashed-code"], twoFactorLastStep: 7 })
+      .where(eq(users.id, rep.id));
+    const { token } = await startSession(t.db, rep.id, policy);
+    for (const dealership of [dealershipId, undefined]) {
+      const user = (await resumeSession(t.db, token, policy, dealership))?.user;
+      expect(user).toMatchObject({ id: rep.id, email: rep.email, firstName: rep.firstName, twoFactorEnabled: true });
+      for (const secret of ["password", "twoFactorSecret", "twoFactorBackupCodes", "twoFactorLastStep"]) expect(user).not.toHaveProperty(secret);
+    }
   });
 
   it("answers management for a platform admin granted access to the dealership, and none without the grant", async () => {

@@ -5,7 +5,7 @@ import type { Db, Tx } from "../db/client";
 import { fixedStatement, runStatement } from "../db/prepared";
 import { sessions, users } from "../db/schema/users";
 import { isPlatformAdminSql, roleSql } from "./tenancy";
-import type { UserRow } from "./current-user";
+import { SECRET_USER_FIELDS, type SessionUser } from "./current-user";
 
 // Server-side sessions in the sessions table (decision 003). The cookie holds a random token; the table keys
 // on its hash. Idle expiry slides forward with use; absolute expiry never moves. sessions.user_id is a real key
@@ -29,7 +29,7 @@ export interface ActiveSession {
 }
 
 export interface ResumedSession extends ActiveSession {
-  user: UserRow;
+  user: SessionUser;
 }
 
 function hashToken(token: string): string {
@@ -68,8 +68,13 @@ export async function startSession(
 // path, the user's role there. Prepared once per connection. Two statements, not one with "role when a dealership id
 // is given": PostgreSQL plans such a statement again on every call when the id is null (a plan that drops the role
 // lookup looks cheaper than the generic one), 0.3 ms of planning on every claim (bench/README.md).
+// The user's public columns only: the password hash and two-factor secrets stay out of every request's memory (the
+// routes that check them read them on their own), and fewer columns are less to send and parse.
+const secretFields: readonly string[] = SECRET_USER_FIELDS;
 const userColumns = sql.join(
-  Object.entries(getTableColumns(users)).map(([key, column]) => sql`u.${sql.identifier(column.name)} as ${sql.identifier(key)}`),
+  Object.entries(getTableColumns(users))
+    .filter(([key]) => !secretFields.includes(key))
+    .map(([key, column]) => sql`u.${sql.identifier(column.name)} as ${sql.identifier(key)}`),
   sql`, `,
 );
 const sessionStatement = (name: string, role: SQL) =>
@@ -86,7 +91,7 @@ const sessionInDealershipStatement = sessionStatement(
   roleSql(sql`u.id`, sql`${sql.placeholder("dealershipId")}::text`),
 );
 
-type SessionRow = UserRow & { sessionExpire: Date; absoluteExpiry: string | number; isPlatformAdmin: boolean; role: DealershipRole | null };
+type SessionRow = SessionUser & { sessionExpire: Date; absoluteExpiry: string | number; isPlatformAdmin: boolean; role: DealershipRole | null };
 
 /**
  * The live session behind a cookie token, sliding its idle expiry; null when missing or expired. With a dealership id,
