@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliverMail } from "../../../tests/helpers/deliver-mail";
 import { startSmtpReceiver, type SmtpReceiver } from "../../../tests/helpers/smtp-receiver";
@@ -7,11 +7,12 @@ import { viewerOf } from "../auth/tenancy";
 import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { makeLead } from "../db/factories-leads";
 import { dealerships } from "../db/schema/dealerships";
+import { domainEvents } from "../db/schema/events";
 import { leads } from "../db/schema/leads";
 import { emailNotificationTriggers } from "../db/schema/notifications";
 import { setSubscription } from "../notifications/email-triggers";
 import { speedToLead } from "./speed-to-lead";
-import { reportUnattendedLeads, startUnattendedLeadsJob } from "./unattended-leads";
+import { reportUnattendedLeads, startUnattendedLeadsJob, UNATTENDED_CHUNK } from "./unattended-leads";
 import pino from "pino";
 
 // Speed-to-lead (issue 14; decisions 140-142): what counts as the first answer, the figures against hand counts on
@@ -213,6 +214,28 @@ describe("the unattended-leads e-mail", () => {
     expect(second.text).not.toContain("Wendy Waiting");
     expect(smtp.mailsTo(manager.email).length - before).toBe(2);
     expect((await t.db.select({ at: leads.unattendedAlertedAt }).from(leads).where(eq(leads.id, recent.id)))[0]?.at).toBeInstanceOf(Date);
+  });
+
+  it("marks a mass import's thousand unanswered leads in chunks, each lead once, even from two processes at once", async () => {
+    const dealership = (await makeDealership(t.db, { name: "Import Motors" })).id;
+    const now = new Date("2019-03-01T12:00:00Z");
+    const total = UNATTENDED_CHUNK * 2 + 100;
+    // An import's leads, a second apart, all past the default 15 minutes.
+    await t.db.execute(sql`insert into ${leads} (id, dealership_id, first_name, last_name, created_at)
+      select 'mass-' || g, ${dealership}, 'Mass', 'Import ' || g, ${now.toISOString()}::timestamptz - interval '1 hour' + g * interval '1 second'
+      from generate_series(1, ${total}) g`);
+    const [first, second] = await Promise.all([reportUnattendedLeads(t.db, now), reportUnattendedLeads(t.db, now)]);
+    expect(first! + second!).toBe(total);
+    expect(await reportUnattendedLeads(t.db, now)).toBe(0);
+    const events = await t.db
+      .select({ payload: domainEvents.payload })
+      .from(domainEvents)
+      .where(and(eq(domainEvents.type, "lead.unattended"), eq(domainEvents.dealershipId, dealership)));
+    const reported = events.flatMap((e) => (e.payload as { leads: Array<{ id: string }> }).leads.map((l) => l.id));
+    // No event over a chunk; every lead in exactly one.
+    expect(Math.max(...events.map((e) => (e.payload as { leads: unknown[] }).leads.length))).toBeLessThanOrEqual(UNATTENDED_CHUNK);
+    expect(reported).toHaveLength(total);
+    expect(new Set(reported).size).toBe(total);
   });
 
   it("is checked every minute by a pg-boss schedule the server starts", async () => {

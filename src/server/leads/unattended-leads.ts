@@ -34,20 +34,41 @@ interface UnattendedRow {
   minutes: number;
 }
 
+/** Leads marked per transaction: a mass import's thousands never hold the database (PGlite's one connection) for long. */
+export const UNATTENDED_CHUNK = 500;
+
 /**
  * Marks every lead past its dealership's unattended time and not yet reported, and publishes one lead.unattended
- * event per dealership in the same transaction (the e-mail follows from the event). Answers how many leads it reported.
+ * event per dealership with each chunk's leads, in the chunk's transaction (the e-mail follows from the event).
+ * Chunks of UNATTENDED_CHUNK, oldest first, with a turn of the event loop between them so requests waiting for the
+ * database go first. Answers how many leads it reported.
  */
 export async function reportUnattendedLeads(db: Db, now: Date = new Date()): Promise<number> {
+  let reported = 0;
+  for (;;) {
+    const marked = await reportUnattendedChunk(db, now);
+    reported += marked;
+    if (marked < UNATTENDED_CHUNK) return reported;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+async function reportUnattendedChunk(db: Db, now: Date): Promise<number> {
   return db.transaction(async (tx) => {
     const nowIso = now.toISOString();
+    // Locked as chosen, skipping rows a claim or another process's check holds: each lead is reported once.
     const result = await tx.execute(sql`
+      with due as (
+        select l.id from ${leads} l join ${dealerships} d on d.id = l.dealership_id
+        where d.active and l.first_response_at is null and l.unattended_alerted_at is null
+          and l.created_at <= ${nowIso}::timestamptz - make_interval(mins => d.unattended_lead_minutes)
+          and l.created_at > ${nowIso}::timestamptz - ${LOOK_BACK}
+        order by l.created_at, l.id
+        limit ${UNATTENDED_CHUNK}
+        for update of l skip locked)
       update ${leads} l set unattended_alerted_at = ${nowIso}::timestamptz
-      from ${dealerships} d
-      where d.id = l.dealership_id and d.active
-        and l.first_response_at is null and l.unattended_alerted_at is null
-        and l.created_at <= ${nowIso}::timestamptz - make_interval(mins => d.unattended_lead_minutes)
-        and l.created_at > ${nowIso}::timestamptz - ${LOOK_BACK}
+      from due, ${dealerships} d
+      where l.id = due.id and d.id = l.dealership_id
       returning l.id, l.dealership_id, l.first_name, l.last_name, l.email, l.phone, l.created_at, d.unattended_lead_minutes as minutes`);
     const rows = rowsOf<UnattendedRow>(result);
     const byDealership = new Map<string, UnattendedRow[]>();
