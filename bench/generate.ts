@@ -127,7 +127,8 @@ export async function generate(database: Database, log: (line: string) => void =
   const big = BENCH.bigDealershipLeads;
   const per = BENCH.leadsPerDealership;
   await db.execute(sql`
-    insert into leads (id, first_name, last_name, email, phone, description, status, claimed_by, claimed_at, dealership_id, created_at)
+    insert into leads (id, first_name, last_name, email, phone, description, status, claimed_by, claimed_at, dealership_id, created_at,
+                       first_response_at, first_response_kind, first_response_by, unattended_alerted_at)
     select 'bench_lead_' || lpad(g::text, 10, '0'),
            f, l,
            case when g % 7 = 0 then null else lower(f || '.' || l || g % 1000) || '@example.com' end,
@@ -137,7 +138,14 @@ export async function generate(database: Database, log: (line: string) => void =
            case when st = 'new' then null else 'bench_user_' || lpad(((d - 1) * 5 + 1 + g % 3)::text, 10, '0') end,
            case when st = 'new' then null else ts + interval '20 minutes' end,
            'bench_dealer_' || lpad(d::text, 8, '0'),
-           ts
+           ts,
+           -- As the app leaves them: a claim is the lead's first answer, and a lead nobody answered was reported
+           -- unattended after the default 15 minutes. Otherwise the first start's unattended-leads check marks
+           -- tens of thousands of leads in the middle of the first timed run.
+           case when st = 'new' then null else ts + interval '20 minutes' end,
+           case when st = 'new' then null else 'claim' end,
+           case when st = 'new' then null else 'bench_user_' || lpad(((d - 1) * 5 + 1 + g % 3)::text, 10, '0') end,
+           case when st = 'new' then ts + interval '15 minutes' end
     from (
       select g,
              case when g <= ${big} then 1 else 2 + (g - ${big} - 1) / ${per} end as d,

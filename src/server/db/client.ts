@@ -35,13 +35,29 @@ const MIGRATION_LOCK_KEY = 7_470_012_345;
  */
 export const PGLITE_EXTENSIONS = { pg_trgm };
 
+/**
+ * PGlite runs each statement synchronously inside the process, and a request waiting for the one connection resumes
+ * as a promise continuation: under load, the whole queue of waiting statements ran back to back without the event
+ * loop reaching its poll phase, so new connections were accepted about one per queue drain (about 100 ms) and their
+ * first requests waited 1-4 s while open connections were served (2026-11-27, bench/README.md). One turn of the
+ * event loop after taking the connection, before each statement or transaction, lets waiting connections in.
+ */
+class TakingTurnsPGlite extends PGlite {
+  override _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    return super._runExclusiveTransaction(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return fn();
+    });
+  }
+}
+
 export function newPglite(dataDir?: string, options: PGliteOptions = {}): PGlite {
   // PostgreSQL's default 128 MB of shared buffers live inside PGlite's WebAssembly memory, which never shrinks. 16 MB
   // keeps about 110 MB less resident at no CPU cost on a million leads: the pages it does not keep are read from the
   // operating system's cache (decision 061). Durability is unchanged.
   const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
   // PGlite ignores the options argument when the first one is not a string: always pass one object.
-  return new PGlite({ startParams, ...options, ...(dataDir ? { dataDir } : {}), extensions: { ...PGLITE_EXTENSIONS, ...options.extensions } });
+  return new TakingTurnsPGlite({ startParams, ...options, ...(dataDir ? { dataDir } : {}), extensions: { ...PGLITE_EXTENSIONS, ...options.extensions } });
 }
 
 /** Embedded PostgreSQL (PGlite). dataDir undefined means in memory; a PGlite instance may be passed (tests). */

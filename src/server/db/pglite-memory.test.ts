@@ -33,4 +33,31 @@ describe("the embedded database", () => {
     await again.close();
     expect(rows[0]?.n).toBe(5000);
   });
+
+  it("lets the event loop turn between queued statements, so waiting connections are accepted and read", async () => {
+    const db = newPglite();
+    await db.query("select 1");
+    let done = 0;
+    const queued = Array.from({ length: 40 }, () => db.query("select 1").then(() => done++));
+    // An I/O turn (what accepting a connection or reading a request needs) scheduled behind the queue...
+    const doneAtTurn = await new Promise<number>((resolve) => setImmediate(() => resolve(done)));
+    await Promise.all(queued);
+    await db.close();
+    // ...comes after a statement or two, not after all 40 ran back to back in one chain of promise continuations.
+    expect(doneAtTurn).toBeLessThan(5);
+    expect(done).toBe(40);
+  });
+
+  it("keeps a transaction's statements together: nothing else runs between them", async () => {
+    const db = newPglite();
+    await db.exec("create table turns (who text, n int)");
+    const tx = db.transaction(async (t) => {
+      for (let n = 1; n <= 5; n++) await t.query("insert into turns values ('tx', $1)", [n]);
+    });
+    const other = db.query("insert into turns values ('other', 0)");
+    await Promise.all([tx, other]);
+    const { rows } = await db.query<{ who: string }>("select who from turns order by ctid");
+    await db.close();
+    expect(rows.map((r) => r.who)).toEqual(["tx", "tx", "tx", "tx", "tx", "other"]);
+  });
 });
