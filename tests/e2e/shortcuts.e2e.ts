@@ -83,4 +83,44 @@ describe("keyboard shortcuts", () => {
     await help.waitFor({ state: "detached" });
     await context.close();
   });
+
+  it("? a second time opens the help again, and one Escape closes it though its toast came with it", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url);
+    await signedIn(page);
+    const help = page.getByRole("dialog", { name: "Keyboard Shortcuts" });
+    for (let round = 1; round <= 3; round++) {
+      await page.keyboard.press("Shift+?");
+      await help.waitFor();
+      await waitForToast(page, "Keyboard Shortcut Used");
+      await page.keyboard.press("Escape");
+      await help.waitFor({ state: "detached", timeout: 2_000 });
+    }
+    await context.close();
+  });
+
+  it("? pressed again while the help downloads opens it once, and Escape before it arrives takes it back", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url);
+    await signedIn(page);
+    // Hold the help's code back, as a slow phone network would.
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/ShortcutsHelpDialog-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.keyboard.press("Shift+?");
+    await waitForToast(page, "Keyboard Shortcut Used");
+    await page.keyboard.press("Escape");
+    release();
+    await page.waitForResponse(/ShortcutsHelpDialog-[^/]*\.js$/);
+    await page.waitForTimeout(500);
+    const help = page.getByRole("dialog", { name: "Keyboard Shortcuts" });
+    expect(await help.count()).toBe(0);
+
+    for (let i = 0; i < 3; i++) await page.keyboard.press("Shift+?");
+    await help.waitFor();
+    await page.keyboard.press("Escape");
+    await help.waitFor({ state: "detached", timeout: 2_000 });
+    await context.close();
+  });
 });

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { closeOpenDialog, openDialog } from "../components/ui/open-dialog";
 import { useRole } from "../dealerships/dealership-context";
 import { useRouteExists } from "../lib/known-routes";
 import { toast } from "../lib/toast";
@@ -17,16 +18,17 @@ function announce(description: string): void {
   toast({ title: "Keyboard Shortcut Used", description, duration: SHORTCUT_TOAST_MS });
 }
 
-function openDialog(): HTMLElement | null {
-  const dialogs = document.querySelectorAll<HTMLElement>("[role='dialog'][data-state='open'], [role='alertdialog'][data-state='open']");
-  return dialogs[dialogs.length - 1] ?? null;
-}
-
 export function KeyboardShortcuts() {
   const navigate = useNavigate();
   const { role } = useRole();
   const routeExists = useRouteExists();
-  const [helpOpen, setHelpOpen] = useState(false);
+  const [helpOpen, setHelpOpenState] = useState(false);
+  // Set from the '?' press until the help closes, including while its code downloads (no dialog on screen yet).
+  const helpWanted = useRef(false);
+  const setHelpOpen = useCallback((open: boolean) => {
+    helpWanted.current = open;
+    setHelpOpenState(open);
+  }, []);
   // The listener is added once; it reads the latest role and routes from here.
   const latest = useRef({ role, routeExists, navigate });
   useEffect(() => {
@@ -35,6 +37,8 @@ export function KeyboardShortcuts() {
 
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
+      // Escape before the help's code arrived takes the '?' back (even when the toast's own Escape handled the key).
+      if (event.key === "Escape" && helpWanted.current && !openDialog()) setHelpOpen(false);
       if (event.defaultPrevented) return;
       const action = shortcutFor(event, event.target);
       if (!action) return;
@@ -42,16 +46,14 @@ export function KeyboardShortcuts() {
       if (action.kind === "escape") {
         // A dialog closes itself on Escape when focus is inside it; this closes one whose focus has wandered off.
         const dialog = openDialog();
-        if (dialog && !dialog.contains(document.activeElement)) {
-          event.preventDefault();
-          dialog.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
-        }
+        if (dialog && !dialog.contains(document.activeElement) && closeOpenDialog()) event.preventDefault();
         return;
       }
       if (event.target instanceof Element && event.target.closest(OWNS_KEYS)) return;
       if (openDialog()) return;
       if (action.kind === "help") {
         event.preventDefault();
+        if (helpWanted.current) return; // pressed again while it downloads: one dialog, one toast
         setHelpOpen(true);
         announce("Showing keyboard shortcuts");
       } else if (action.kind === "search") {
@@ -68,7 +70,7 @@ export function KeyboardShortcuts() {
     }
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
-  }, []);
+  }, [setHelpOpen]);
 
   if (!helpOpen) return null;
   return (

@@ -3,6 +3,7 @@ import type * as React from "react";
 import { cn } from "../../lib/utils";
 import { useReturnFocus } from "./return-focus";
 import { buttonVariants } from "./button";
+import { CLOSES_DIALOG } from "./open-dialog";
 
 export const AlertDialog = AlertDialogPrimitive.Root;
 export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
@@ -50,5 +51,5 @@ export function AlertDialogAction({
 }
 
 export function AlertDialogCancel({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Cancel>) {
-  return <AlertDialogPrimitive.Cancel className={cn(buttonVariants({ variant: "outline" }), className)} {...props} />;
+  return <AlertDialogPrimitive.Cancel {...CLOSES_DIALOG} className={cn(buttonVariants({ variant: "outline" }), className)} {...props} />;
 }

@@ -2,6 +2,7 @@ import { XIcon } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import type * as React from "react";
 import { cn } from "../../lib/utils";
+import { CLOSES_DIALOG } from "./open-dialog";
 import { useReturnFocus } from "./return-focus";
 
 export const Dialog = DialogPrimitive.Root;
@@ -42,7 +43,7 @@ export function DialogContent({
       >
         {children}
         {showCloseButton && (
-          <DialogPrimitive.Close className="absolute right-4 top-4 rounded-md p-1 text-muted-foreground opacity-80 transition hover:bg-muted hover:opacity-100">
+          <DialogPrimitive.Close {...CLOSES_DIALOG} className="absolute right-4 top-4 rounded-md p-1 text-muted-foreground opacity-80 transition hover:bg-muted hover:opacity-100">
             <XIcon className="size-4" />
             <span className="sr-only">Close</span>
           </DialogPrimitive.Close>

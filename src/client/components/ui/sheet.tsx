@@ -2,6 +2,7 @@ import { XIcon } from "lucide-react";
 import { Dialog as SheetPrimitive } from "radix-ui";
 import type * as React from "react";
 import { cn } from "../../lib/utils";
+import { CLOSES_DIALOG } from "./open-dialog";
 
 // A panel sliding in from the left edge (the mobile navigation menu), built on the Radix dialog.
 
@@ -22,7 +23,7 @@ export function SheetContent({ className, children, ...props }: React.ComponentP
         {...props}
       >
         {children}
-        <SheetPrimitive.Close className="absolute right-3 top-3.5 rounded-md p-1.5 text-muted-foreground hover:bg-muted">
+        <SheetPrimitive.Close {...CLOSES_DIALOG} className="absolute right-3 top-3.5 rounded-md p-1.5 text-muted-foreground hover:bg-muted">
           <XIcon className="size-5" />
           <span className="sr-only">Close menu</span>
         </SheetPrimitive.Close>

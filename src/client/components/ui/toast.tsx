@@ -4,6 +4,7 @@ import { Toast as ToastPrimitive } from "radix-ui";
 import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from "../../../shared/constants";
 import { dismissToast, useToasts, type ToastItem } from "../../lib/toast";
 import { cn } from "../../lib/utils";
+import { closeOpenDialog } from "./open-dialog";
 
 // part 1 §9: one toast at a time, swipe right past 50 px to dismiss, F8 focuses the toast area, click to dismiss.
 // Call `toast({title, description, variant})` from src/client/lib/toast.ts anywhere; <Toaster/> is mounted once.
@@ -38,6 +39,11 @@ function ToastView({ item }: { item: ToastItem }) {
         if (!open) dismissToast(item.id);
       }}
       onClick={() => dismissToast(item.id)}
+      onEscapeKeyDown={(event) => {
+        // Escape is the open dialog's, not a toast's that came up over it; the toast stays (open-dialog.ts).
+        if (event.target instanceof Element && event.target.closest("li[data-variant]")) return;
+        if (closeOpenDialog()) event.preventDefault();
+      }}
       data-variant={item.variant}
       className={cn(toastVariants({ variant: item.variant }))}
     >
