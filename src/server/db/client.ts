@@ -40,24 +40,16 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
  * as a promise continuation: under load, the whole queue of waiting statements ran back to back without the event
  * loop reaching its poll phase, so new connections were accepted about one per queue drain (about 100 ms) and their
  * first requests waited 1-4 s while open connections were served (2026-11-27, bench/README.md). One turn of the
- * event loop after taking the connection, before each statement or transaction, when others are waiting for it,
- * lets waiting connections in.
+ * event loop after taking the connection, before each statement or transaction, lets waiting connections in. Always,
+ * not only when statements queue: connections still in the accept queue are not waiting for the connection yet, and
+ * yielding only then left p99 at 2-3.5 s (decision 166).
  */
 class TakingTurnsPGlite extends PGlite {
-  /** Statements and transactions running or waiting for the connection. */
-  #wanting = 0;
-
-  override async _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> {
-    this.#wanting++;
-    try {
-      return await super._runExclusiveTransaction(async () => {
-        // Only when others wait: an idle database answers at once, as before.
-        if (this.#wanting > 1) await new Promise((resolve) => setImmediate(resolve));
-        return fn();
-      });
-    } finally {
-      this.#wanting--;
-    }
+  override _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    return super._runExclusiveTransaction(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return fn();
+    });
   }
 }
 
