@@ -106,9 +106,13 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
     if (events.length) for (const handler of batchHandlers) await handler(tx, events);
   }
 
-  const pendingEvents = (tx: Tx, id?: number) =>
-    tx
-      .select()
+  /**
+   * Marks up to `limit` pending events dispatched and answers them, oldest first, in one statement: the mark commits
+   * with the handlers' writes or rolls back with them. Events another process is dispatching (locked) are skipped.
+   */
+  async function takePending(tx: Tx, limit: number, id?: number): Promise<Row[]> {
+    const pending = tx
+      .select({ id: domainEvents.id })
       .from(domainEvents)
       .where(
         and(
@@ -117,7 +121,12 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
           id === undefined ? undefined : eq(domainEvents.id, id),
         ),
       )
-      .orderBy(asc(domainEvents.id));
+      .orderBy(asc(domainEvents.id))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    const rows = await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(inArray(domainEvents.id, pending)).returning();
+    return rows.sort((a, b) => a.id - b.id);
+  }
 
   /**
    * Dispatches up to BATCH pending events in one transaction (a busy dealership's claims share one commit). When a
@@ -128,10 +137,9 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
     let taken: number[] = [];
     try {
       return await db.transaction(async (tx) => {
-        const rows = await pendingEvents(tx).limit(BATCH).for("update", { skipLocked: true });
+        const rows = await takePending(tx, BATCH);
         taken = rows.map((r) => r.id);
         await runHandlers(tx, rows);
-        if (rows.length) await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(inArray(domainEvents.id, taken));
         return rows.length === BATCH;
       });
     } catch (error) {
@@ -144,10 +152,9 @@ export function createEventBus(options: { db: Db; logger: Logger }): EventBus {
   async function dispatchAlone(id: number): Promise<void> {
     try {
       await db.transaction(async (tx) => {
-        const [row] = await pendingEvents(tx, id).for("update", { skipLocked: true });
+        const [row] = await takePending(tx, 1, id);
         if (!row) return;
         await runHandlers(tx, [row]);
-        await tx.update(domainEvents).set({ dispatchedAt: sql`now()` }).where(eq(domainEvents.id, id));
       });
     } catch (error) {
       logger.error({ err: error, eventId: id }, "event dispatch failed");
