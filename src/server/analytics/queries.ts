@@ -154,8 +154,8 @@ interface RepRow {
  * members with the sales role, plus any other active member with activity in the period.
  */
 export async function salesRepAnalytics(db: Executor, dealershipId: string, period: Period): Promise<SalesRepAnalytics> {
-  const result = await db.execute(salesRepAnalyticsSql(dealershipId, period));
-  const bySource = await leadsBySource(db, dealershipId, period);
+  // Two independent reads: on a server they run on two connections at once (the embedded database queues them).
+  const [result, bySource] = await Promise.all([db.execute(salesRepAnalyticsSql(dealershipId, period)), leadsBySource(db, dealershipId, period)]);
   return { ...summarize(rowsOf<RepRow>(result)), leadsBySource: bySource };
 }
 
