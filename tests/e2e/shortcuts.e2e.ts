@@ -110,6 +110,13 @@ describe("keyboard shortcuts", () => {
     });
     await page.keyboard.press("Shift+?");
     await waitForToast(page, "Keyboard Shortcut Used");
+    // More presses while it downloads announce nothing new: the toast on screen is still the first one.
+    await toastLocator(page).first().evaluate((toast) => toast.setAttribute("data-first", ""));
+    await page.keyboard.press("Shift+?");
+    await page.keyboard.press("Shift+?");
+    await page.waitForTimeout(300);
+    expect(await toastLocator(page).count()).toBe(1);
+    expect(await page.locator("li[data-variant][data-first]").count()).toBe(1);
     await page.keyboard.press("Escape");
     release();
     await page.waitForResponse(/ShortcutsHelpDialog-[^/]*\.js$/);
