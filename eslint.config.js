@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -6,6 +7,20 @@ import tseslint from "typescript-eslint";
 // Import directions (ARCHITECTURE.md): client -> shared, server -> shared, never client <-> server;
 // shared imports neither and stays free of Node and DOM.
 const restrict = (patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
+
+// Inside the server (issue 25; the graph-wide rules, no cycles and no area cycle through infrastructure, are
+// tests/api/boundaries.test.ts): infrastructure imports no area, and no module imports another folder's route file
+// (areas.ts registers them; what other areas need of an area is in its commands, queries or access, not its routes).
+const INFRASTRUCTURE = ["db", "http", "events", "jobs", "mail"];
+const AREAS = readdirSync("src/server", { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !INFRASTRUCTURE.includes(entry.name) && entry.name !== "access")
+  .map((entry) => entry.name);
+const serverSide = { group: ["**/client/**"], message: "The server imports only server and shared modules." };
+const otherRoutes = { group: ["../*/routes", "../*/*-routes"], message: "Route files are registered by areas.ts; import the area's commands, queries or access instead." };
+const noArea = {
+  group: AREAS.flatMap((area) => [`../${area}/*`, `../../${area}/*`]),
+  message: "Infrastructure (db, http, events, jobs, mail) imports no area.",
+};
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "drizzle/**", "coverage/**", "data/**", "bench/.data/**"] },
@@ -29,7 +44,14 @@ export default tseslint.config(
   },
   {
     files: ["src/server/**/*.ts"],
-    rules: restrict([{ group: ["**/client/**"], message: "The server imports only server and shared modules." }]),
+    rules: restrict([serverSide, otherRoutes]),
+  },
+  { files: ["src/server/areas.ts", "src/server/app.ts"], rules: restrict([serverSide]) },
+  {
+    files: INFRASTRUCTURE.map((folder) => `src/server/${folder}/**/*.ts`),
+    // The demo data and the tests' factories build rows through the areas: the areas' client, not infrastructure.
+    ignores: ["src/server/db/factories*.ts", "src/server/db/seed-demo.ts", "**/*.test.ts"],
+    rules: restrict([serverSide, otherRoutes, noArea]),
   },
   {
     files: ["src/shared/**/*.ts"],

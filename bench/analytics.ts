@@ -1,13 +1,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import pino from "pino";
 import { salesRepAnalyticsSql, testDriveAnalyticsSql, type Period } from "../src/server/analytics/queries";
 import { buildApp } from "../src/server/app";
 import { hashPassword } from "../src/server/auth/passwords";
 import { testConfig } from "../src/server/config";
-import { migrateDatabase, newPglite, openPglite, openPostgres, rowsOf, type Database } from "../src/server/db/client";
+import { rowsOf, type Database } from "../src/server/db/client";
+import { onFreshPglite, onFreshPostgres } from "./fresh-database";
 import { createMailer } from "../src/server/mail/mailer";
 import { localToday } from "../src/shared/dealership-clock";
 
@@ -27,6 +27,8 @@ const WARMUP = 5;
 const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const PG_DATABASE = "showroom_bench_analytics";
 const BIG = "bench_analytics_big_dealer";
+/** The statements as the big dealership's management runs them. */
+const MANAGEMENT = { dealershipId: BIG, role: "management" } as const;
 const SMALL = "bench_analytics_small_dealer";
 const MANAGER = { id: "bench_analytics_manager", email: "analytics.manager@bench.example", password: "benchpass" };
 const REPS = 20;
@@ -123,9 +125,9 @@ async function measure(database: Database): Promise<{ timings: Timing[]; plans: 
     const today = localToday(TZ);
     const plans: string[] = [];
     for (const [label, query] of [
-      ["Test drive analytics, 90 days", testDriveAnalyticsSql(BIG, { today, days: 90, timezone: TZ } satisfies Period)],
-      ["Sales rep analytics, 365 days", salesRepAnalyticsSql(BIG, { today, days: 365, timezone: TZ })],
-      ["Sales rep analytics, 30 days", salesRepAnalyticsSql(BIG, { today, days: 30, timezone: TZ })],
+      ["Test drive analytics, 90 days", testDriveAnalyticsSql(MANAGEMENT, { today, days: 90, timezone: TZ } satisfies Period)],
+      ["Sales rep analytics, 365 days", salesRepAnalyticsSql(MANAGEMENT, { today, days: 365, timezone: TZ })],
+      ["Sales rep analytics, 30 days", salesRepAnalyticsSql(MANAGEMENT, { today, days: 30, timezone: TZ })],
     ] as const) {
       const result = await database.db.execute(sql`explain (analyze, buffers, costs off, summary on) ${query}`);
       plans.push(`${label}:\n\n\`\`\`\n${rowsOf<Record<string, string>>(result).map((r) => Object.values(r)[0]).join("\n")}\n\`\`\``);
@@ -136,39 +138,8 @@ async function measure(database: Database): Promise<{ timings: Timing[]; plans: 
   }
 }
 
-async function onPglite(): Promise<string> {
-  const database = openPglite({ client: newPglite() });
-  try {
-    await migrateDatabase(database);
-    const started = Date.now();
-    await generate(database);
-    console.log(`PGlite: data made in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return report("PGlite (embedded, in memory)", await measure(database));
-  } finally {
-    await database.close();
-  }
-}
-
-async function onPostgres(): Promise<string> {
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  const version = rowsOf<{ v: string }>(await admin.query("select split_part(version(), ' on ', 1) as v"))[0]?.v ?? "PostgreSQL";
-  await admin.query(`drop database if exists ${PG_DATABASE} with (force)`);
-  await admin.query(`create database ${PG_DATABASE}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${PG_DATABASE}`;
-  const database = openPostgres(url.toString(), 4);
-  try {
-    await migrateDatabase(database);
-    const started = Date.now();
-    await generate(database);
-    console.log(`PostgreSQL: data made in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return report(`${version} server`, await measure(database));
-  } finally {
-    await database.close();
-  }
-}
+const onPglite = () => onFreshPglite(generate, async (database, target) => report(target, await measure(database)));
+const onPostgres = () => onFreshPostgres(PG_URL, PG_DATABASE, generate, async (database, target) => report(target, await measure(database)));
 
 function report(target: string, result: { timings: Timing[]; plans: string[] }): string {
   const rows = result.timings.map((t) => `| ${t.label} | ${t.p50.toFixed(1)} | ${t.p99.toFixed(1)} | ${t.mean.toFixed(1)} |`).join("\n");

@@ -40,9 +40,6 @@ const LEAD_NOT_FOUND = "Lead not found";
 const LEAD_STATUS_SET = new Set<string>(LEAD_STATUSES);
 const SEES_ALL_CLAIMED = new Set(["frontDesk", "management"]);
 
-// The same expression as the trigram index (leadSearchText), so the search is answered from it.
-const SEARCH_TEXT =
-  "(first_name || ' ' || last_name || ' | ' || coalesce(email, '') || ' | ' || coalesce(phone, '') || ' | ' || regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g'))";
 const NAME = "nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '')";
 const LEAD_COLUMNS =
   "id, first_name, last_name, email, phone, description, status, dealership_id, created_at, claimed_by, claimed_at, source, source_provider";
@@ -108,7 +105,8 @@ export function listSql(shape: ListShape): { text: string; order: ListValue[] } 
   };
   const filters = ["dealership_id = $1"];
   if (shape.status) filters.push(`status = ${p("status")}`);
-  if (shape.q) filters.push(`${SEARCH_TEXT} ilike ${p("q")}`);
+  // The app's search (decision 226): the lower-cased search_text column, answered by its GIN index.
+  if (shape.q) filters.push(`search_text like lower(${p("q")})`);
   if (shape.cursor) filters.push(`(created_at, id) < (${p("cursorAt")}::timestamptz, ${p("cursorId")})`);
   const pool = "status = 'new'";
   const mine = () => `claimed_by = ${p("user")} and status <> 'new'`;

@@ -1,6 +1,7 @@
 import os from "node:os";
 import autocannon from "autocannon";
 import type pg from "pg";
+import type { LoopFigures } from "./loop-probe";
 import { backendsOf, cpuBetween, cpuOfEach, cpuSeconds } from "./proc";
 
 // One timed run: autocannon against one server after a 1 s warm-up, with the load average before it and the CPU the
@@ -12,6 +13,8 @@ export interface Target {
   base: string;
   /** application_name of its PostgreSQL connections; none on PGlite (the database runs inside the process). */
   backends?: string;
+  /** The app's event-loop delay and GC pauses since the last call (bench/loop-probe.ts); the floors have none. */
+  loop?: () => Promise<LoopFigures | null>;
 }
 
 export interface Load {
@@ -35,6 +38,8 @@ export interface RunFigures {
   load: number;
   serverCpu: number;
   databaseCpu: number;
+  /** The app's event loop and GC during the timed run (not the warm-up). */
+  loop?: LoopFigures | null;
 }
 
 function cannon(target: Target, load: Load, seconds: number): Promise<autocannon.Result> {
@@ -54,9 +59,11 @@ export async function timedRun(target: Target, load: Load, admin?: pg.Client): P
   const loadAverage = os.loadavg()[0] ?? 0;
   const pidsBefore = admin && target.backends ? await backendsOf(admin, target.backends) : [];
   const dbBefore = cpuOfEach(pidsBefore);
+  await target.loop?.(); // resets the probe's figures
   const serverBefore = cpuSeconds(target.pid) ?? 0;
   const result = await cannon(target, load, load.seconds);
   const serverAfter = cpuSeconds(target.pid) ?? serverBefore;
+  const loop = target.loop ? await target.loop() : undefined;
   const pidsAfter = admin && target.backends ? await backendsOf(admin, target.backends) : [];
   const dbAfter = cpuOfEach([...new Set([...pidsBefore, ...pidsAfter])]);
   return {
@@ -68,5 +75,6 @@ export async function timedRun(target: Target, load: Load, admin?: pg.Client): P
     load: loadAverage,
     serverCpu: serverAfter - serverBefore,
     databaseCpu: cpuBetween(dbBefore, dbAfter),
+    ...(loop !== undefined ? { loop } : {}),
   };
 }

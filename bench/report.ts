@@ -125,3 +125,43 @@ export function everyRun(runs: Measured[]): string {
   }
   return lines.join("\n");
 }
+
+/** The app's event loop and GC during a run, for the console line. */
+export function loopNote(f: RunFigures): string {
+  const l = f.loop;
+  if (!l) return "";
+  return `; loop delay p99 ${l.delayP99} max ${l.delayMax} ms, GC ${l.gcCount}× ${l.gcMs} ms (max ${l.gcMaxMs}, ${l.majorCount} major ${l.majorMs} ms)`;
+}
+
+/**
+ * The tail beside what can make a request wait in the app's process: per scenario, the median over rounds of the
+ * app's p99 (and its ratio to the floor's p99 in the same round, when a floor ran), the event-loop delay (p99 and
+ * worst) and the GC pauses per run (count, total, longest, mark-compacts).
+ */
+export function tailTable(runs: Measured[], scenarios: string[], connections: number | number[], app: string, floor?: string): string {
+  const counts = Array.isArray(connections) ? connections : [connections];
+  const lines = [
+    `| Scenario | conn. | app p99 ms${floor ? " | app p99 ÷ floor p99 (same round)" : ""} | loop delay p99 / max ms | GC per run: count, total / longest ms | mark-compact: count, ms | load |`,
+    `|---|---:|---:|${floor ? "---:|" : ""}---:|---:|---:|---:|`,
+  ];
+  for (const scenario of scenarios) {
+    for (const c of counts) {
+      const mine = pick(runs, scenario, c, app).filter((r) => r.figures.loop);
+      if (mine.length === 0) continue;
+      const m = (f: (r: Measured) => number) => median(mine.map(f));
+      const ratios = floor
+        ? mine.flatMap((r) => {
+            const other = runs.find((o) => o.scenario === scenario && o.connections === c && o.server === floor && o.round === r.round);
+            return other && other.figures.p99 > 0 ? [r.figures.p99 / other.figures.p99] : [];
+          })
+        : [];
+      const loop = (f: (l: NonNullable<RunFigures["loop"]>) => number) => m((r) => f(r.figures.loop!));
+      lines.push(
+        `| ${scenario} | ${c} | ${ms(m((r) => r.figures.p99))}${floor ? ` | ${ratios.length ? median(ratios).toFixed(2) : "–"}` : ""} | ` +
+          `${ms(loop((l) => l.delayP99))} / ${ms(loop((l) => l.delayMax))} | ${loop((l) => l.gcCount)}, ${ms(loop((l) => l.gcMs))} / ${ms(loop((l) => l.gcMaxMs))} | ` +
+          `${loop((l) => l.majorCount)}, ${ms(loop((l) => l.majorMs))} | ${loadRange(mine.map((r) => r.figures.load))} |`,
+      );
+    }
+  }
+  return lines.join("\n");
+}

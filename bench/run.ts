@@ -11,7 +11,7 @@ import { listSql, statements, type ListShape, type ListValue } from "./floor-ser
 import { BENCH, CLAIMER, dealershipId, generate, IncompleteBenchData, returnClaimedLeads, userId } from "./generate";
 import { timedRun, type Load, type Target } from "./load";
 import { residentMemory } from "./proc";
-import { aloneTable, everyRun, floorTables, loadRange, type Measured } from "./report";
+import { aloneTable, everyRun, floorTables, loadRange, loopNote, tailTable, type Measured } from "./report";
 import { compareServers, type Question } from "./same-answers";
 import { BIG_DEALERSHIP, DEMO_PEOPLE, demoScenarios, PEOPLE, SCENARIOS, TAKEN_LEAD, type Person, type Scenario } from "./scenarios";
 import { REPO, startApp, startFloor, withApplicationName, type RunningServer } from "./servers";
@@ -33,7 +33,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 const FEW_CONNECTIONS = 10;
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const PG_DB = "showroom_bench";
+// BENCH_PG_DB: another database name, so two people benchmarking different migrations do not drop each other's data.
+const PG_DB = process.env.BENCH_PG_DB ?? "showroom_bench";
 const APP_DIR = path.resolve(process.env.BENCH_APP_DIR ?? REPO);
 const RESULTS = path.join(HERE, "RESULTS.md");
 // BENCH_SCENARIOS=claim,new runs only those scenarios (keys in bench/scenarios.ts) and prints them without touching
@@ -222,7 +223,7 @@ async function postgresTarget(): Promise<string> {
     const unnamed = await started(startFloor("floor-unnamed", withApplicationName(url, "bench_floor_unnamed"), "unnamed"));
     const prepared = await started(startFloor("floor-prepared", withApplicationName(url, "bench_floor_prepared"), "prepared"));
     const targets: Target[] = [
-      { name: "app", pid: app.pid, base: app.base, backends: "bench_app" },
+      { name: "app", pid: app.pid, base: app.base, backends: "bench_app", loop: app.loop },
       { name: "floor, unnamed SQL", pid: unnamed.pid, base: unnamed.base, backends: "bench_floor_unnamed" },
       { name: "floor, prepared", pid: prepared.pid, base: prepared.base, backends: "bench_floor_prepared" },
     ];
@@ -243,7 +244,7 @@ async function postgresTarget(): Promise<string> {
               const per = (s: number) => ((s * 1000) / (figures.requests || 1)).toFixed(2);
               console.log(
                 `  r${round} ${scenario.key} c${connections} ${target.name}: ${figures.rps} req/s, p50 ${figures.p50} p99 ${figures.p99} ms, ` +
-                  `CPU ${per(figures.serverCpu)} + ${per(figures.databaseCpu)} ms/req, failed ${figures.failures}, load ${figures.load.toFixed(1)}`,
+                  `CPU ${per(figures.serverCpu)} + ${per(figures.databaseCpu)} ms/req, failed ${figures.failures}, load ${figures.load.toFixed(1)}${loopNote(figures)}`,
               );
             }
           }
@@ -272,6 +273,11 @@ async function postgresTarget(): Promise<string> {
     floorTables(runs, scenarioNames, CONNECTIONS, names),
     "",
     floorTables(runs, scenarioNames, FEW_CONNECTIONS, names),
+    "",
+    "The tail (50 connections): each round's app p99 over the prepared floor's p99 in the same round (median of the rounds), and",
+    "the app's event loop and garbage collection during its runs (bench/loop-probe.ts).",
+    "",
+    tailTable(runs, scenarioNames, CONNECTIONS, "app", "floor, prepared"),
     "",
     "<details><summary>Every run</summary>",
     "",
@@ -341,13 +347,15 @@ async function pgliteTarget(): Promise<string> {
     const atStart = residentMemory(app.pid);
     const cookies = {} as Record<Person, string>;
     for (const who of Object.keys(PEOPLE) as Person[]) cookies[who] = await signIn(app.base, PEOPLE[who]);
-    const target: Target = { name: "app", pid: app.pid, base: app.base };
+    const target: Target = { name: "app", pid: app.pid, base: app.base, loop: app.loop };
     const claimed = { next: 0 };
     for (const scenario of TIMED) {
       for (const connections of [CONNECTIONS, FEW_CONNECTIONS]) {
         const figures = await timedRun(target, loadFor(scenario, cookies[scenario.who], connections, pool, claimed));
         runs.push({ scenario: scenario.name, connections, server: "app", round: 1, figures });
-        console.log(`  ${scenario.key} c${connections}: ${figures.rps} req/s, p50 ${figures.p50} p99 ${figures.p99} ms, failed ${figures.failures}, load ${figures.load.toFixed(1)}`);
+        console.log(
+          `  ${scenario.key} c${connections}: ${figures.rps} req/s, p50 ${figures.p50} p99 ${figures.p99} ms, failed ${figures.failures}, load ${figures.load.toFixed(1)}${loopNote(figures)}`,
+        );
       }
     }
     const afterLoad = residentMemory(app.pid);
@@ -376,6 +384,10 @@ async function pgliteTarget(): Promise<string> {
     "### 1,000,000 leads",
     "",
     aloneTable(runs, TIMED.map((s) => s.name), [CONNECTIONS, FEW_CONNECTIONS], "app"),
+    "",
+    "The app's event loop and garbage collection during each run (bench/loop-probe.ts):",
+    "",
+    tailTable(runs, TIMED.map((s) => s.name), [CONNECTIONS, FEW_CONNECTIONS], "app"),
     "",
     memory,
     "",
@@ -407,7 +419,7 @@ async function demoTarget(): Promise<string> {
     const mine = (await (await fetch(`${app.base}/api/dealerships`, { headers: { cookie: cookies.rep } })).json()) as Array<{ id: string; name: string }>;
     const dealership = mine.find((d) => d.name === "Northside Motors") ?? mine[0];
     if (!dealership) throw new Error("the demo sales rep belongs to no dealership");
-    const target: Target = { name: "app", pid: app.pid, base: app.base };
+    const target: Target = { name: "app", pid: app.pid, base: app.base, loop: app.loop };
     for (const scenario of demoScenarios(dealership.id)) {
       const figures = await timedRun(target, loadFor(scenario, cookies[scenario.who], CONNECTIONS, []));
       runs.push({ scenario: scenario.name, connections: CONNECTIONS, server: "app", round: 1, figures });

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdirSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { LoopFigures } from "./loop-probe";
 
 // The servers under test, each its own child process (so its CPU time and memory are its own): the app exactly as
 // `npm start` runs it (src/server/main.ts), and the floor server in either mode. Always stopped by the caller.
@@ -77,13 +78,42 @@ export interface AppOptions {
   keepStdout?: boolean;
 }
 
-/** `node --import tsx src/server/main.ts` of appDir with the given environment, on a free port of 127.0.0.1. */
-export async function startApp(options: AppOptions): Promise<RunningServer & { stdout: () => string }> {
+/** The app's event-loop delay and GC pauses since the last reading (bench/loop-probe.ts), or null if it is gone. */
+export type LoopReading = () => Promise<LoopFigures | null>;
+
+function loopReader(child: ChildProcess, file: string): LoopReading {
+  let seq = 0;
+  return async () => {
+    if (child.exitCode !== null || !child.kill("SIGUSR2")) return null;
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      if (existsSync(file)) {
+        const figures = JSON.parse(readFileSync(file, "utf8")) as LoopFigures;
+        if (figures.seq > seq) {
+          seq = figures.seq;
+          return figures;
+        }
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return null;
+  };
+}
+
+/**
+ * `node --import tsx src/server/main.ts` of appDir with the given environment, on a free port of 127.0.0.1, with
+ * bench/loop-probe.ts loaded to read its event-loop delay and GC pauses.
+ */
+export async function startApp(options: AppOptions): Promise<RunningServer & { stdout: () => string; loop: LoopReading }> {
   const port = await freePort();
-  const env = { HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "info", ...options.env };
+  mkdirSync(LOG_DIR, { recursive: true });
+  const probeFile = path.join(LOG_DIR, `${options.name}.loop.json`);
+  rmSync(probeFile, { force: true });
+  const env = { HOST: "127.0.0.1", PORT: String(port), LOG_LEVEL: "info", BENCH_PROBE_FILE: probeFile, ...options.env };
   // BENCH_APP_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") go to the app's node alone, not the floors'.
   const nodeArgs = process.env.BENCH_APP_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
-  const { child, log } = spawnLogged(options.name, ["src/server/main.ts"], env, options.appDir, nodeArgs);
+  const probe = ["--import", path.join(HERE, "loop-probe.ts")];
+  const { child, log } = spawnLogged(options.name, [...probe, "src/server/main.ts"], env, options.appDir, nodeArgs);
   let stdout = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     // Keep the start-up lines (demo logins, errors), not the request log.
@@ -97,7 +127,7 @@ export async function startApp(options: AppOptions): Promise<RunningServer & { s
     await stop();
     throw error;
   }
-  return { name: options.name, pid: child.pid!, base, stop, stdout: () => stdout };
+  return { name: options.name, pid: child.pid!, base, stop, stdout: () => stdout, loop: loopReader(child, probeFile) };
 }
 
 /** bench/floor-server.ts in one mode, connected as application_name `name` (to find its PostgreSQL backends). */

@@ -8,6 +8,7 @@ import { probablySignedIn, rememberSignedIn } from "./auth/signed-in-hint";
 import { ToasterOnDemand } from "./components/toaster-on-demand";
 import { keepFirstReads, takeServerAnswers, whenFirstScreenDrawn } from "./lib/first-screen";
 import { queryClient } from "./lib/query-client";
+import { reloadForNewBuild } from "./lib/stale-build";
 import { AppRoutes, preloadFirstScreen } from "./routes";
 import "./styles.css";
 
@@ -28,6 +29,11 @@ preloadFirstScreen(window.location.pathname);
 if (!answers && probablySignedIn()) {
   for (const queryKey of [DEALERSHIPS_KEY, PLATFORM_ADMIN_STATUS_KEY]) void queryClient.prefetchQuery({ queryKey, meta: { allowUnauthorized: true } });
 }
+
+// Vite's own module preloads (a page's CSS and shared chunks) fail the same way after a deploy: reload once.
+window.addEventListener("vite:preloadError", (event) => {
+  if (reloadForNewBuild()) event.preventDefault();
+});
 
 // The service worker (part 2 §4) is set up once the first screen and its answers are drawn, never in their way.
 whenFirstScreenDrawn(() => void import("./realtime/service-worker").then((m) => m.setUpServiceWorker()));

@@ -9,13 +9,15 @@ import { FullScreenSpinner, Spinner } from "./components/ui/spinner";
 import { DealershipProvider } from "./dealerships/dealership-context";
 import { markFirstScreenDrawn } from "./lib/first-screen";
 import { KnownRoutesProvider } from "./lib/known-routes";
+import { reloadOnChunkError } from "./lib/stale-build";
 
 // Every page, and each shell, is its own download (issue 12, decision 070): the first screen fetches the bootstrap
 // (React, the router, the query client, sign-in state, toasts) and then only what that screen draws.
 // A page module keeps its named export; `page()` adapts it for React.lazy and keeps the loader to start it early.
 function page<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
   return Object.assign(
-    lazy(() => load().then((module) => ({ default: pick(module) }))),
+    // A chunk the server no longer has (a new build was deployed meanwhile) reloads the page once (issue 31).
+    lazy(() => load().then((module) => ({ default: pick(module) }), reloadOnChunkError)),
     { preload: () => void load() },
   );
 }
@@ -27,9 +29,11 @@ const AuthPage = page(() => import("./auth/AuthPage"), (m) => m.AuthPage);
 const CalendarPage = page(() => import("./appointments/CalendarPage"), (m) => m.CalendarPage);
 const CreateLeadPage = page(() => import("./leads/CreateLeadPage"), (m) => m.CreateLeadPage);
 const DashboardPage = page(() => import("./dashboard/DashboardPage"), (m) => m.DashboardPage);
+const MyDayPage = page(() => import("./tasks/MyDayPage"), (m) => m.MyDayPage);
 const EmailRedirectPage = page(() => import("./pages/EmailRedirectPage"), (m) => m.EmailRedirectPage);
 const LeadDetailPage = page(() => import("./leads/LeadDetailPage"), (m) => m.LeadDetailPage);
 const MyClientsPage = page(() => import("./leads/MyClientsPage"), (m) => m.MyClientsPage);
+const RecentlyDeletedPage = page(() => import("./leads/RecentlyDeletedPage"), (m) => m.RecentlyDeletedPage);
 const NewLeadsPage = page(() => import("./leads/NewLeadsPage"), (m) => m.NewLeadsPage);
 const NotFoundPage = page(() => import("./pages/NotFoundPage"), (m) => m.NotFoundPage);
 const PlatformAdminPage = page(() => import("./platform-admin/PlatformAdminPage"), (m) => m.PlatformAdminPage);
@@ -72,10 +76,12 @@ export interface AppRoute {
 export const userRoutes: AppRoute[] = [
   { path: "/", element: <DashboardPage /> },
   { path: "/dashboard", element: <DashboardPage /> },
+  { path: "/my-day", element: <MyDayPage /> },
   { path: "/leads/new", element: <NewLeadsPage /> },
   { path: "/leads/my", element: <MyClientsPage /> },
   { path: "/leads/create", element: <CreateLeadPage /> },
   { path: "/leads/detail/:leadId", element: <LeadDetailPage /> },
+  { path: "/leads/deleted", element: <RecentlyDeletedPage /> },
   { path: "/admin", element: <AdminPage /> },
   { path: "/calendar", element: <CalendarPage /> },
   { path: "/appointments/new", element: <ScheduleAppointmentPage /> },

@@ -1,26 +1,31 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { fileURLToPath } from "node:url";
+import path from "node:path";
 import zlib from "node:zlib";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import helmet from "helmet";
 import Fastify, { type FastifyInstance, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import { areaRoutes } from "./areas";
+import { areaRoutes, areaSubscribers } from "./areas";
 import { authRoutes } from "./auth/routes";
 import { resumeRequestSession } from "./auth/request-session";
+import { bearerOf, resumeTokenRequest } from "./integrations/token-requests";
 import { createEventBus } from "./events/dispatcher";
-import { registerEventHandlers } from "./events/handlers";
 import type { Config } from "./config";
-import type { Database } from "./db/client";
+import { migrationsDone, type Database } from "./db/client";
 import { HttpError } from "./http/errors";
-import "./http/fastify-types";
+import "./fastify-types";
 import { assertCleanBody, assertCleanUrlInput } from "./http/input-guard";
+import { useRouteContracts, type AnswerMismatch } from "./http/contract";
+import { healthSchema, readySchema } from "../shared/schemas/responses/platform";
 import { createLogger } from "./http/logging";
+import { createMetrics, hasBearer } from "./http/metrics";
 import { createMailer, type Mailer } from "./mail/mailer";
 import { createPushService, type PushService } from "./push/push-service";
+import { createWebhookService, type WebhookServiceOptions } from "./integrations/webhooks";
 import { registerWebApp } from "./http/static";
 import { realtimeRoutes, type RealtimeOptions } from "./realtime/socket-route";
+import { PROJECT_ROOT } from "./project-root";
 
 export interface AppDeps {
   config: Config;
@@ -32,11 +37,15 @@ export interface AppDeps {
   clientDir?: string;
   /** A pino logger to use (the process's); otherwise one is made from the config. */
   logger?: Logger;
+  /** Webhook delivery options (tests: retry at once). */
+  webhooks?: Pick<WebhookServiceOptions, "retryDelaySeconds" | "worker" | "pollingIntervalSeconds">;
   /** Real-time socket timings (tests shorten them). */
   realtime?: Partial<RealtimeOptions>;
+  /** An answer its route's schema does not describe: a 500 ("refuse", tests) or a logged error ("log", default). */
+  answerMismatch?: AnswerMismatch;
 }
 
-export const DEFAULT_CLIENT_DIR = fileURLToPath(new URL("../../dist/client", import.meta.url));
+export const DEFAULT_CLIENT_DIR = path.join(PROJECT_ROOT, "dist/client");
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -49,7 +58,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // X-Forwarded-* only from the configured proxies: otherwise any client could choose its address (decision 038).
     trustProxy: proxyTrust(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // onReady starts the job queue (pg-boss creates or checks its schema): on a busy machine or a slow database server
+    // that takes longer than Fastify's default 10 s, and a start should wait for it rather than fail.
+    pluginTimeout: 60_000,
   });
+  // Routes declare their schemas; these compilers run them (decision 190).
+  useRouteContracts(app as unknown as FastifyInstance, deps.answerMismatch ?? "log");
 
   app.decorate("db", deps.database.db);
   app.decorate("config", deps.config);
@@ -58,12 +72,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onClose", () => app.mailer.close());
   app.decorate("push", deps.push ?? createPushService({ database: deps.database, logger, config: deps.config }));
   app.addHook("onClose", () => app.push.close());
+  app.decorate("webhooks", createWebhookService({ database: deps.database, logger, config: deps.config, mailer: app.mailer, ...deps.webhooks }));
+  app.addHook("onClose", () => app.webhooks.close());
   app.decorate("events", createEventBus({ db: deps.database.db, logger }));
-  registerEventHandlers(app as unknown as FastifyInstance);
+  // Each area subscribes its once-only work to the event types it cares about (decision 186).
+  for (const subscribe of areaSubscribers) subscribe(app as unknown as FastifyInstance);
   // Events queue mail: the mail queue must be running before the first event is dispatched (start is idempotent).
   app.addHook("onReady", async () => {
     await app.mailer.start();
     await app.push.start();
+    await app.webhooks.start();
     await app.events.start();
   });
   app.addHook("onClose", () => app.events.close());
@@ -107,8 +125,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
+  const metrics = deps.config.metricsToken || deps.config.metricsPort ? createMetrics({ database: deps.database, app: app as unknown as FastifyInstance }) : null;
+  app.decorate("metrics", metrics);
+  let draining = false;
+  app.decorate("drain", () => void (draining = true));
+
   // One line per request, without bodies, cookies or query strings that could carry codes.
   app.addHook("onResponse", async (request, reply) => {
+    metrics?.observe(request, reply);
     request.log.info(
       { method: request.method, url: request.routeOptions.url ?? request.url.split("?")[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
       "request",
@@ -117,11 +141,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addHook("onRequest", async (request) => {
     if (!request.url.startsWith("/api/")) return;
+    // An API token (decision 225) comes with no cookie (one with both is refused): no browser sends it on its own.
+    const apiToken = bearerOf(request);
     // CSRF: a browser says where a request comes from; refuse writes from another origin (decision 005).
-    if (MUTATING.has(request.method)) assertSameOrigin(request, deps.config.appUrl);
+    if (MUTATING.has(request.method) && apiToken === null) assertSameOrigin(request, deps.config.appUrl);
     // Before any route code or query sees them (decision 037).
     assertCleanUrlInput(request);
-    await resumeRequestSession(request);
+    if (apiToken !== null) await resumeTokenRequest(request, apiToken);
+    else await resumeRequestSession(request);
   });
 
   app.addHook("preValidation", async (request) => {
@@ -148,13 +175,38 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(500).send({ message: "Internal server error" });
   });
 
-  app.get("/api/health", async (_request, reply) => {
+  app.get("/api/health", { schema: { response: { 200: healthSchema, 503: healthSchema } } }, async (_request, reply) => {
     try {
       await deps.database.ping();
       return { status: "ok" };
     } catch {
       return reply.code(503).send({ status: "unavailable" });
     }
+  });
+
+  // Readiness (issue 31): a load balancer sends requests only once the database answers, this build's migrations are
+  // applied and the event dispatcher runs; and no more once the process is stopping.
+  app.get("/api/ready", { schema: { response: { 200: readySchema, 503: readySchema } } }, async (_request, reply) => {
+    const waitingFor = await notReady();
+    if (waitingFor) return reply.code(503).send({ status: "not ready", waitingFor });
+    return { status: "ready" };
+  });
+  const notReady = async (): Promise<string | null> => {
+    if (draining) return "stopping";
+    try {
+      if (!(await migrationsDone(deps.database.db))) return "migrations";
+    } catch {
+      return "database";
+    }
+    return app.events.isRunning() ? null : "event dispatcher";
+  };
+
+  // Prometheus scrapes with the token; without it (or with no token configured) 401 (decision 211).
+  app.get("/metrics", async (request, reply) => {
+    if (!metrics || !hasBearer(request, deps.config.metricsToken)) {
+      return reply.code(401).header("www-authenticate", 'Bearer realm="metrics"').send({ message: "Metrics need Authorization: Bearer METRICS_TOKEN" });
+    }
+    return reply.header("content-type", metrics.registry.contentType).header("cache-control", "no-store").send(await metrics.registry.metrics());
   });
 
   await app.register(authRoutes);

@@ -31,6 +31,14 @@ const envSchema = z.object({
   VAPID_SUBJECT: z.string().optional(),
   /** Allows push endpoints on this machine (https://localhost): tests and local push servers only (decision 111). */
   PUSH_LOCAL_ENDPOINTS: flag,
+  /** GET /metrics on the app's port answers `Authorization: Bearer METRICS_TOKEN` (decision 211). */
+  METRICS_TOKEN: z.string().min(16, { message: "must be at least 16 characters" }).optional().or(z.literal("").transform(() => undefined)),
+  /** A listener of its own for GET /metrics, without a token, on HOST (decision 211). */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional().or(z.literal("").transform(() => undefined)),
+  /** Requests a minute per API token (issue 28, decision 225). */
+  API_RATE_LIMIT: z.coerce.number().int().positive().default(600),
+  /** Webhooks may call http:// and private addresses (tests, intranets): off by default (decision 227). */
+  WEBHOOKS_ALLOW_PRIVATE: flag,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("development"),
 });
@@ -63,6 +71,14 @@ export interface Config {
   vapidSubject: string;
   /** PUSH_LOCAL_ENDPOINTS: accept push endpoints on localhost / loopback addresses (tests). */
   pushLocalEndpoints: boolean;
+  /** METRICS_TOKEN: the bearer token GET /metrics asks for on the app's port (decision 211). */
+  metricsToken?: string | undefined;
+  /** METRICS_PORT: /metrics on a listener of its own, no token. */
+  metricsPort?: number | undefined;
+  /** API_RATE_LIMIT: requests a minute per API token (600 when unset). */
+  apiRateLimit?: number | undefined;
+  /** WEBHOOKS_ALLOW_PRIVATE: webhooks may use http:// and private or loopback addresses. */
+  webhooksAllowPrivate?: boolean | undefined;
   /** INTAKE_SMTP_PORT, INTAKE_SMTP_HOST, INTAKE_DOMAIN: the e-mail lead intake (issue 14, decision 134). */
   intake?: IntakeConfig | undefined;
 }
@@ -98,7 +114,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidKeys: parseVapidKeys(e.VAPID_PUBLIC_KEY, e.VAPID_PRIVATE_KEY),
     vapidSubject: parseVapidSubject(e.VAPID_SUBJECT, appUrl, e.MAIL_FROM),
     pushLocalEndpoints: e.PUSH_LOCAL_ENDPOINTS ?? false,
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
     intake: loadIntakeConfig(env),
+    apiRateLimit: e.API_RATE_LIMIT,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ?? false,
   };
 }
 

@@ -5,8 +5,13 @@ import { loadConfig } from "./config";
 import { isEmptyDatabase, migrateDatabase, openPglite, openPostgres, type Database } from "./db/client";
 import { DEMO_PASSWORD, seedDemo } from "./db/seed-demo";
 import { createLogger } from "./http/logging";
+import { serveMetrics } from "./http/metrics";
+import { serveControlSocket } from "./backup/control-socket";
+import { startPurgeDeletedLeadsJob } from "./leads/deleted-archive";
 import { startUnattendedLeadsJob } from "./leads/unattended-leads";
 import { grantConfiguredPlatformAdmins } from "./platform/admins";
+import { startTaskRemindersJob } from "./tasks/reminders";
+import { startLeadDistributionJob } from "./distribution/job";
 
 // Process entry: config -> database -> migrations -> demo data -> listen; graceful shutdown on SIGTERM.
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -41,7 +46,23 @@ async function main(): Promise<void> {
   await app.mailer.start();
   // Every minute, new leads nobody answered in their dealership's set time are e-mailed to management (decision 142).
   const unattendedLeads = await startUnattendedLeadsJob(database, logger);
+  // Every minute, open tasks whose due time came remind their assignee, once (issue 27, decision 198).
+  const taskReminders = await startTaskRemindersJob(database, logger);
+  // Every hour, leads deleted or merged away more than 30 days ago are dropped for good (decision 214).
+  const purgeDeletedLeads = await startPurgeDeletedLeadsJob(database, logger);
+  // Every minute, leads nobody claimed in the dealership's minutes go to the reps on the floor (decision 201).
+  const leadDistribution = await startLeadDistributionJob(database, logger);
   await app.listen({ port: config.port, host: config.host });
+  const metricsServer = app.metrics && config.metricsPort ? await serveMetrics(app.metrics, config.metricsPort, config.host) : null;
+  // `npm run cli -- backup` asks this process: only it may read the embedded database while it serves (decision 212).
+  // A DATA_DIR whose path is too long for a Unix socket (about 100 bytes) only loses the live backup, not the app.
+  const controlSocket =
+    database.kind === "pglite"
+      ? await serveControlSocket({ database, target: { dataDir: config.dataDir }, logger }).catch((error: unknown) => {
+          logger.warn({ err: error }, "no backup control socket in DATA_DIR: `npm run cli -- backup` needs the app stopped");
+          return null;
+        })
+      : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -53,9 +74,17 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
-    // close() stops accepting and waits for requests in flight; then the mailer delivers what is due for up to 3 s
-    // and stops (its onClose hook). Mail not sent by then is in the database for the next start.
+    // /api/ready answers 503 from now on, so a load balancer stops sending new requests while these finish.
+    app.drain();
+    metricsServer?.close();
+    controlSocket?.close();
+    // close() stops accepting and waits for requests in flight; then the dispatcher, push and the mailer stop (onClose
+    // hooks): the mailer delivers what is due for up to 3 s, and resolves only once its workers are done with the
+    // database, which closes next. Mail not sent by then is in the database for the next start.
     await unattendedLeads.stop(1000);
+    await taskReminders.stop(1000);
+    await purgeDeletedLeads.stop(1000);
+    await leadDistribution.stop(1000);
     await app.close();
     await database.close();
     logger.info("stopped");

@@ -25,6 +25,14 @@ export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = {
 
 export const APPOINTMENT_STATUSES = ["scheduled", "arrived", "completed", "cancelled", "no-show"] as const;
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+/** How people read an appointment's status in e-mails, the bell and push (issue 29: "No Show", not "no-show"). */
+export const APPOINTMENT_STATUS_LABELS: Record<AppointmentStatus, string> = {
+  scheduled: "Scheduled",
+  arrived: "Arrived",
+  completed: "Completed",
+  cancelled: "Cancelled",
+  "no-show": "No Show",
+};
 
 export const INVITE_STATUSES = ["pending", "accepted", "expired"] as const;
 export const EMAIL_LOG_STATUSES = ["sent", "failed", "bounced"] as const;

@@ -35,6 +35,15 @@ export function localMoment(timezone: string, now: Date = new Date()): LocalMome
   return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
 
+/**
+ * A moment as people read it on the dealership's clock, its zone named (issue 29): "Nov 27, 2026, 4:24 PM EST",
+ * whatever zone the device is in.
+ */
+export function onDealershipClock(iso: string | Date, timezone: string): string {
+  const at = iso instanceof Date ? iso : new Date(iso);
+  return at.toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short", timeZone: timezone });
+}
+
 /** Today's date (YYYY-MM-DD) in `timezone`. */
 export function localToday(timezone: string, now: Date = new Date()): string {
   return localMoment(timezone, now).date;
@@ -75,4 +84,21 @@ export function isKnownTimezone(timezone: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a name is an IANA time zone a dealership may choose (issue 30): one this runtime's Intl knows, written as
+ * the IANA list writes it ("America/Toronto", "UTC"), not an offset ("+05:00") or another spelling ("america/toronto").
+ * A zone the list names by an older alias (Asia/Kolkata, listed as Asia/Calcutta by some ICU versions) counts too.
+ */
+export function isIanaTimezone(name: string): boolean {
+  if (!/^[A-Z][A-Za-z0-9_+-]*(\/[A-Z][A-Za-z0-9_+-]*)*$/.test(name) || !isKnownTimezone(name)) return false;
+  if (name === "UTC") return true;
+  const listed = timezoneList();
+  return listed.has(name) || listed.has(new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone);
+}
+
+let zones: Set<string> | undefined;
+function timezoneList(): Set<string> {
+  return (zones ??= new Set(Intl.supportedValuesOf("timeZone")));
 }

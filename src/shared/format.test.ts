@@ -1,20 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { APPOINTMENT_TIME_SLOTS } from "./constants";
-import { formatPhone, fullName, relativeTime } from "./format";
+import { fullName, relativeTime } from "./format";
 import { can } from "./permissions";
-
-describe("formatPhone", () => {
-  it("formats digits as 3-3-4 with dashes while typing", () => {
-    expect(formatPhone("555")).toBe("555");
-    expect(formatPhone("5551")).toBe("555-1");
-    expect(formatPhone("5551234")).toBe("555-123-4");
-    expect(formatPhone("5551234567")).toBe("555-123-4567");
-  });
-
-  it("drops anything that is not a digit and stops at ten digits", () => {
-    expect(formatPhone("(555) 123-4567 ext 9")).toBe("555-123-4567");
-  });
-});
 
 describe("relativeTime", () => {
   const now = new Date("2026-11-22T12:00:00Z");

@@ -1,13 +1,5 @@
 // Display formatting shared by the screens (part 1 §2.6, §9).
 
-/** Formats up to 10 digits as 555-123-4567 while typing. */
-export function formatPhone(input: string): string {
-  const digits = input.replace(/\D/g, "").slice(0, 10);
-  if (digits.length <= 3) return digits;
-  if (digits.length <= 6) return `${digits.slice(0, 3)}-${digits.slice(3)}`;
-  return `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`;
-}
-
 /** "Just now" under a minute, then "N minute(s) ago", "N hour(s) ago", "N day(s) ago" (part 1 §9). */
 export function relativeTime(value: string | Date | null | undefined, now: Date = new Date()): string {
   if (value === undefined || value === null) return "N/A";

@@ -15,6 +15,8 @@ const CAPABILITIES = {
   mergeLeads: ["frontDesk", "management"],
   /** Import leads from a CSV file and export the lists (issue 14, decision 135). */
   importExportLeads: ["frontDesk", "management"],
+  /** See leads deleted or merged away in the last 30 days and restore them (issue 30, decision 214). */
+  restoreDeletedLeads: ["management"],
 } as const satisfies Record<string, readonly DealershipRole[]>;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -8,6 +8,7 @@ import { anonymous, createTestApp, signIn, type Agent, type TestApp } from "../h
 /** Routes anyone may call signed out. Adding a route here is a security decision: say why. */
 const PUBLIC_ROUTES = new Set([
   "GET /api/health", // load balancers
+  "GET /api/ready", // load balancers: may this process take requests (says nothing about data)
   "POST /api/login",
   "GET /api/login", // redirect to the sign-in screen
   "POST /api/logout", // harmless without a session
@@ -19,6 +20,10 @@ const PUBLIC_ROUTES = new Set([
   "POST /api/auth/password-reset/request", // forgotten password: same answer for any e-mail, throttled
   "POST /api/auth/password-reset/confirm", // the e-mailed single-use token decides
   "GET /api/calendar/:token.ics", // calendar apps subscribe without a session; the secret token decides
+  "GET /api/openapi.json", // the API's description (issue 28): routes and schemas, no data
+  "GET /api/docs", // the page that renders it, and its two scripts
+  "GET /api/docs/start.js",
+  "GET /api/docs/redoc.js",
 ]);
 
 let t: TestApp;

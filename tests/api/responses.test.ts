@@ -19,7 +19,11 @@ import { responses as notificationResponses } from "../../src/shared/schemas/res
 import { responses as pushResponses } from "../../src/shared/schemas/responses/push";
 import { responses as leadResponses } from "../../src/shared/schemas/responses/leads";
 import { responses as leadDuplicateResponses } from "../../src/shared/schemas/responses/lead-duplicates";
+import { responses as deletedLeadResponses } from "../../src/shared/schemas/responses/deleted-leads";
 import { responses as speedToLeadResponses } from "../../src/shared/schemas/responses/speed-to-lead";
+import { responses as taskResponses } from "../../src/shared/schemas/responses/tasks";
+import { responses as distributionResponses } from "../../src/shared/schemas/responses/distribution";
+import { responses as activityResponses } from "../../src/shared/schemas/responses/activity";
 import { responses as intakeResponses } from "../../src/shared/schemas/responses/intake";
 import { responses as platformResponses } from "../../src/shared/schemas/responses/platform";
 import { responses as profileResponses } from "../../src/shared/schemas/responses/profile";
@@ -27,6 +31,8 @@ import { responses as teamResponses } from "../../src/shared/schemas/responses/t
 import { responses as analyticsResponses } from "../../src/shared/schemas/analytics";
 import { responses as testDriveResponses } from "../../src/shared/schemas/test-drive";
 import { responses as vehicleResponses } from "../../src/shared/schemas/vehicle";
+import { responses as vehicleOfInterestResponses } from "../../src/shared/schemas/vehicle-of-interest";
+import { vehiclesOfInterest } from "../../src/server/db/schema/vehicles-of-interest";
 import { makeTestDrive, makeUnit, makeVehicle } from "../../src/server/db/factories-test-drives";
 import type * as appointmentShapes from "../../src/shared/schemas/responses/appointments";
 import type * as emailNotificationShapes from "../../src/shared/schemas/responses/email-notifications";
@@ -35,6 +41,10 @@ import { codeIn, startSmtpReceiver, type SmtpReceiver } from "../helpers/smtp-re
 import { anonymous, createTestApp, signIn, type Agent, type TestApp } from "../helpers/test-app";
 import { totpAt } from "../helpers/totp";
 import { deliverMail } from "../helpers/deliver-mail";
+import { responses as integrationResponses } from "../../src/shared/schemas/responses/integrations";
+import { responses as customerEmailResponses } from "../../src/shared/schemas/responses/customer-email";
+import { responses as dealershipSettingsResponses } from "../../src/shared/schemas/responses/dealership-settings";
+import { webhookDeliveries, webhooks } from "../../src/server/db/schema/integrations";
 
 // Every API route's real answer against its response schema in src/shared (ARCHITECTURE "Responses are schemas too";
 // decision 053). Each route is called successfully, as a role allowed to, on a seeded database; the schemas are
@@ -53,14 +63,23 @@ const AREAS = {
   platform: platformResponses,
   profile: profileResponses,
   vehicles: vehicleResponses,
+  "vehicles-of-interest": vehicleOfInterestResponses,
   "test-drives": testDriveResponses,
   analytics: analyticsResponses,
   "lead-duplicates": leadDuplicateResponses,
+  "deleted-leads": deletedLeadResponses,
   "speed-to-lead": speedToLeadResponses,
+  tasks: taskResponses,
+  activity: activityResponses,
+  integrations: integrationResponses,
+  "customer-email": customerEmailResponses,
+  "dealership-settings": dealershipSettingsResponses,
+  distribution: distributionResponses,
 };
 const SCHEMAS = {
   ...authResponses,
   ...leadResponses,
+  ...deletedLeadResponses,
   ...intakeResponses,
   ...appointmentResponses,
   ...teamResponses,
@@ -70,10 +89,17 @@ const SCHEMAS = {
   ...platformResponses,
   ...profileResponses,
   ...vehicleResponses,
+  ...vehicleOfInterestResponses,
   ...testDriveResponses,
   ...analyticsResponses,
   ...leadDuplicateResponses,
   ...speedToLeadResponses,
+  ...taskResponses,
+  ...distributionResponses,
+  ...activityResponses,
+  ...integrationResponses,
+  ...customerEmailResponses,
+  ...dealershipSettingsResponses,
 };
 type JsonRoute = keyof typeof SCHEMAS;
 
@@ -84,6 +110,9 @@ const NOT_JSON = {
   "DELETE /api/dealerships/:id/calendar-feed": "turning the subscription off: 204 with no body",
   "GET /api/avatars/:file": "a profile picture: image/webp (decision 084)",
   "GET /api/dealerships/:id/leads/export": "the leads list as a CSV download: text/csv (decision 135)",
+  "GET /api/docs": "the API's documentation page: text/html (decision 209)",
+  "GET /api/docs/start.js": "the documentation page's start: text/javascript",
+  "GET /api/docs/redoc.js": "Redoc, which draws the documentation page: text/javascript",
 } as const;
 type NotJsonRoute = keyof typeof NOT_JSON;
 
@@ -252,6 +281,16 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
   },
   "POST /api/leads/:id/claim": async () => rep.post(`/api/leads/${(await makeLead(t.db, { dealershipId: ours })).id}/claim`),
   "DELETE /api/leads/:id": async () => manager.delete(`/api/leads/${(await makeLead(t.db, { dealershipId: ours })).id}`),
+  // Recently deleted (issue 30, decision 214).
+  "GET /api/dealerships/:id/deleted-leads": async () => {
+    await manager.delete(`/api/leads/${(await makeLead(t.db, { dealershipId: ours })).id}`);
+    return manager.get(`/api/dealerships/${ours}/deleted-leads`);
+  },
+  "POST /api/leads/:id/restore": async () => {
+    const lead = await makeLead(t.db, { dealershipId: ours, claimedBy: repUser.id });
+    await manager.delete(`/api/leads/${lead.id}`);
+    return manager.post(`/api/leads/${lead.id}/restore`);
+  },
   "POST /api/dealerships/:id/leads/remind-unattended": () => manager.post(`/api/dealerships/${ours}/leads/remind-unattended`),
   "GET /api/dealerships/:id/metrics": () => manager.get(`/api/dealerships/${ours}/metrics`),
   // Duplicates, merge and speed-to-lead (issue 14).
@@ -270,6 +309,18 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
   "GET /api/dealerships/:id/speed-to-lead": () => manager.get(`/api/dealerships/${ours}/speed-to-lead?days=30`),
   "PUT /api/dealerships/:id/speed-to-lead/settings": () => manager.put(`/api/dealerships/${ours}/speed-to-lead/settings`, { unattendedLeadMinutes: 20 }),
   "POST /api/leads/:id/call": () => rep.post(`/api/leads/${leadWithAppointment}/call`),
+  "GET /api/leads/:id/activity": () => rep.get(`/api/leads/${leadWithAppointment}/activity`),
+  "POST /api/leads/:id/notes": () => rep.post(`/api/leads/${leadWithAppointment}/notes`, { body: "Prefers e-mail", mentions: [] }),
+  "PATCH /api/notes/:id": async () => rep.patch(`/api/notes/${(await rep.post(`/api/leads/${leadWithAppointment}/notes`, { body: "A" })).json().id}`, { body: "B" }),
+  "DELETE /api/notes/:id": async () => rep.delete(`/api/notes/${(await rep.post(`/api/leads/${leadWithAppointment}/notes`, { body: "A" })).json().id}`),
+  "POST /api/leads/:id/calls": () => rep.post(`/api/leads/${leadWithAppointment}/calls`, { outcome: "voicemail" }),
+  // E-mail with the customer (decision 228); without SMTP_URL the mail is only logged.
+  "POST /api/leads/:id/emails": () => rep.post(`/api/leads/${leadWithAppointment}/emails`, { subject: "Your quote", body: "Hello" }),
+  "GET /api/leads/:id/email-draft": async () => rep.get(`/api/leads/${leadWithAppointment}/email-draft?templateId=${await emailTemplate()}`),
+  "GET /api/dealerships/:id/email-templates": async () => (await emailTemplate(), rep.get(`/api/dealerships/${ours}/email-templates`)),
+  "POST /api/dealerships/:id/email-templates": () => manager.post(`/api/dealerships/${ours}/email-templates`, TEMPLATE),
+  "PUT /api/dealerships/:id/email-templates/:templateId": async () => manager.put(`/api/dealerships/${ours}/email-templates/${await emailTemplate()}`, { ...TEMPLATE, name: "Changed" }),
+  "DELETE /api/dealerships/:id/email-templates/:templateId": async () => manager.delete(`/api/dealerships/${ours}/email-templates/${await emailTemplate()}`),
 
   // Appointments and the calendar
   "POST /api/dealerships/:id/appointments": () =>
@@ -380,11 +431,33 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
 
   // The installation
   "GET /api/health": () => anonymous(t.app).get("/api/health"),
+  "GET /api/ready": () => anonymous(t.app).get("/api/ready"),
   "GET /api/platform/overview": () => admin.get("/api/platform/overview"),
 
   // Profile, password, sessions, two-factor, forgotten password (issue 15)
-  "PATCH /api/user/profile": async () =>
-    (await signIn(t.app, await makeUser(t.db))).patch("/api/user/profile", { firstName: "Pro", lastName: "File", email: freshEmail("profile") }),
+  "PATCH /api/user/profile": async () => (await signIn(t.app, await makeUser(t.db))).patch("/api/user/profile", { firstName: "Pro", lastName: "File" }),
+  "POST /api/user/email-verification/request": async () =>
+    (await signIn(t.app, await makeUser(t.db, { emailVerified: false }))).post("/api/user/email-verification/request"),
+  "POST /api/user/email-verification/confirm": async () => {
+    const user = await makeUser(t.db, { emailVerified: false });
+    const session = await signIn(t.app, user);
+    const before = smtp.mailsTo(user.email).length;
+    await session.post("/api/user/email-verification/request");
+    const code = codeIn(await smtp.waitFor(user.email, { subject: /Verify your Showroom e-mail/, since: before }));
+    return session.post("/api/user/email-verification/confirm", { code });
+  },
+  "POST /api/user/email-change/request": async () => {
+    const user = await makeUser(t.db);
+    return (await signIn(t.app, user)).post("/api/user/email-change/request", { email: freshEmail("moved"), currentPassword: user.password });
+  },
+  "POST /api/user/email-change/confirm": async () => {
+    const user = await makeUser(t.db);
+    const session = await signIn(t.app, user);
+    const email = freshEmail("moved");
+    await session.post("/api/user/email-change/request", { email, currentPassword: user.password });
+    const code = codeIn(await smtp.waitFor(email, { subject: /Confirm your new Showroom e-mail/ }));
+    return session.post("/api/user/email-change/confirm", { code });
+  },
   "POST /api/user/avatar": async () => uploadAvatar(await signIn(t.app, await makeUser(t.db))),
   "GET /api/avatars/:file": async () => {
     const session = await signIn(t.app, await makeUser(t.db));
@@ -411,7 +484,10 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
     const { session, user, backupCodes } = await withTwoFactor();
     return session.post("/api/auth/2fa/disable", { password: user.password, token: backupCodes[0] });
   },
-  "POST /api/auth/2fa/regenerate-backup-codes": async () => (await withTwoFactor()).session.post("/api/auth/2fa/regenerate-backup-codes"),
+  "POST /api/auth/2fa/regenerate-backup-codes": async () => {
+    const { session, user } = await withTwoFactor();
+    return session.post("/api/auth/2fa/regenerate-backup-codes", { password: user.password });
+  },
   "POST /api/auth/password-reset/request": () => anonymous(t.app).post("/api/auth/password-reset/request", { email: repUser.email }),
   "POST /api/auth/password-reset/confirm": async () => {
     const user = await makeUser(t.db);
@@ -466,6 +542,12 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
   "GET /api/dealerships/:id/vehicles": async () => {
     await makeVehicle(t.db, { dealershipId: ours, vin: "1HGCM82633A004352", price: 1_299_900, mileage: 84_000 });
     return rep.get(`/api/dealerships/${ours}/vehicles`);
+  },
+  // The lead's vehicle of interest found in the inventory (issue 29, decision 188).
+  "GET /api/leads/:id/vehicles": async () => {
+    const car = await makeVehicle(t.db, { dealershipId: ours, vin: "1HGCM82633A004352" });
+    await t.db.insert(vehiclesOfInterest).values({ dealershipId: ours, leadId: leadWithAppointment, interest: "buy", vin: car.vin, vehicleId: car.id });
+    return rep.get(`/api/leads/${leadWithAppointment}/vehicles`);
   },
   "POST /api/dealerships/:id/vehicles": () =>
     manager.post(`/api/dealerships/${ours}/vehicles`, { year: "2024", make: "Honda", model: "Civic", stockNumber: "ANS-1", condition: "new", price: 2_500_000 }),
@@ -531,7 +613,93 @@ const CALLS: Record<JsonRoute | NotJsonRoute, Call> = {
   "POST /api/dealerships/:id/leads/import/preview": () => uploadCsv(`/api/dealerships/${ours}/leads/import/preview`),
   "POST /api/dealerships/:id/leads/import": () => uploadCsv(`/api/dealerships/${ours}/leads/import`),
   "GET /api/dealerships/:id/leads/export": () => manager.get(`/api/dealerships/${ours}/leads/export`),
+  "GET /api/openapi.json": () => anonymous(t.app).get("/api/openapi.json"),
+  "GET /api/docs": () => anonymous(t.app).get("/api/docs"),
+  "GET /api/docs/start.js": () => anonymous(t.app).get("/api/docs/start.js"),
+  "GET /api/docs/redoc.js": () => anonymous(t.app).get("/api/docs/redoc.js"),
+  "POST /api/leads/:id/tasks": () => rep.post(`/api/leads/${leadWithAppointment}/tasks`, { type: "call", dueAt: `${tomorrow}T10:00`, note: "Ask about the trade-in" }),
+  "GET /api/leads/:id/tasks": async () => {
+    await newTask();
+    return rep.get(`/api/leads/${leadWithAppointment}/tasks`);
+  },
+  "PATCH /api/tasks/:id": async () => rep.patch(`/api/tasks/${await newTask()}`, { status: "done" }),
+  "GET /api/dealerships/:id/follow-up-rules": () => manager.get(`/api/dealerships/${ours}/follow-up-rules`),
+  "PUT /api/dealerships/:id/follow-up-rules": () => manager.put(`/api/dealerships/${ours}/follow-up-rules`, { claimedNoContact: { minutes: 20 } }),
+  "GET /api/dealerships/:id/settings": () => manager.get(`/api/dealerships/${ours}/settings`),
+  "PUT /api/dealerships/:id/settings": () => manager.put(`/api/dealerships/${ours}/settings`, { website: "https://answer-motors.example", phone: "(416) 555-0100 ext. 12" }),
+  "GET /api/dealerships/:id/first-run": () => manager.get(`/api/dealerships/${ours}/first-run`),
+  "POST /api/dealerships/:id/first-run/dismiss": () => manager.post(`/api/dealerships/${ours}/first-run/dismiss`),
+  "GET /api/dealerships/:id/distribution": () => manager.get(`/api/dealerships/${ours}/distribution`),
+  "PUT /api/dealerships/:id/distribution": () => manager.put(`/api/dealerships/${ours}/distribution`, { mode: "round_robin", autoAssignAfterMinutes: 30 }),
+  "GET /api/dealerships/:id/availability": () => manager.get(`/api/dealerships/${ours}/availability`),
+  "PUT /api/dealerships/:id/availability": () => rep.put(`/api/dealerships/${ours}/availability`, { onFloor: false }),
+  "GET /api/dealerships/:id/lost-reasons": () => rep.get(`/api/dealerships/${ours}/lost-reasons`),
+  "PUT /api/dealerships/:id/lost-reasons": () => manager.put(`/api/dealerships/${ours}/lost-reasons`, ["Bought elsewhere", "Price too high"]),
+  "GET /api/dealerships/:id/tasks": async () => {
+    await newTask();
+    return rep.get(`/api/dealerships/${ours}/tasks?scope=mine`);
+  },
+  "GET /api/dealerships/:id/agenda": async () => {
+    await newTask();
+    return rep.get(`/api/dealerships/${ours}/agenda?date=${tomorrow}`);
+  },
+  "POST /api/dealerships/:id/api-tokens": () => manager.post(`/api/dealerships/${ours}/api-tokens`, { name: "Reporting", role: "sales", expiresAt: "2099-01-01T00:00:00Z" }),
+  "GET /api/dealerships/:id/api-tokens": async () => {
+    await manager.post(`/api/dealerships/${ours}/api-tokens`, { name: "Website", role: "frontDesk" });
+    return manager.get(`/api/dealerships/${ours}/api-tokens`);
+  },
+  "DELETE /api/dealerships/:id/api-tokens/:tokenId": async () => {
+    const created = (await manager.post(`/api/dealerships/${ours}/api-tokens`, { name: "Old", role: "sales" })).json<{ id: string }>();
+    return manager.delete(`/api/dealerships/${ours}/api-tokens/${created.id}`);
+  },
+  "POST /api/dealerships/:id/webhooks": async () => {
+    // A public address written as such (no DNS); turned off at once, so nothing is ever sent to it.
+    const response = await manager.post(`/api/dealerships/${ours}/webhooks`, { url: "https://93.184.215.14/showroom", events: ["lead.created"], description: "DMS" });
+    await t.db.update(webhooks).set({ active: false });
+    return response;
+  },
+  "GET /api/dealerships/:id/webhooks": async () => {
+    await quietWebhook();
+    return manager.get(`/api/dealerships/${ours}/webhooks`);
+  },
+  "PATCH /api/dealerships/:id/webhooks/:webhookId": async () =>
+    manager.patch(`/api/dealerships/${ours}/webhooks/${(await quietWebhook()).id}`, { events: ["*"], description: "Everything" }),
+  "DELETE /api/dealerships/:id/webhooks/:webhookId": async () => manager.delete(`/api/dealerships/${ours}/webhooks/${(await quietWebhook()).id}`),
+  "GET /api/dealerships/:id/webhooks/:webhookId/deliveries": async () => {
+    const { id } = await quietWebhook();
+    await quietDelivery(id);
+    return manager.get(`/api/dealerships/${ours}/webhooks/${id}/deliveries`);
+  },
+  "POST /api/dealerships/:id/webhooks/:webhookId/deliveries/:deliveryId/redeliver": async () => {
+    const { id } = await quietWebhook();
+    return manager.post(`/api/dealerships/${ours}/webhooks/${id}/deliveries/${await quietDelivery(id)}/redeliver`);
+  },
 };
+
+const TEMPLATE = { name: "First contact", subject: "Your {{vehicle}}", body: "Hi {{firstName}},\n{{repName}}" };
+
+/** A template of ours (issue 26). */
+async function emailTemplate(): Promise<string> {
+  return (await manager.post(`/api/dealerships/${ours}/email-templates`, TEMPLATE)).json<{ id: string }>().id;
+}
+
+/** A webhook whose secret no key decrypts: its deliveries fail before anything is sent (no network in tests). */
+async function quietWebhook(): Promise<{ id: string }> {
+  const [row] = await t.db.insert(webhooks).values({ dealershipId: ours, url: "https://93.184.215.14/quiet", events: ["lead.created"], secret: "unreadable" }).returning();
+  return row!;
+}
+
+async function quietDelivery(webhookId: string): Promise<string> {
+  const id = `msg_${webhookId}`;
+  await t.db.insert(webhookDeliveries).values({ id, webhookId, eventType: "lead.created", body: "{}", status: "failed", attempts: 3, lastStatusCode: 500, lastResponse: "down" });
+  return id;
+}
+
+async function newTask(): Promise<string> {
+  const created = await rep.post(`/api/leads/${leadWithAppointment}/tasks`, { type: "email", dueAt: `${tomorrow}T11:00` });
+  if (created.statusCode !== 201) throw new Error(`task failed: ${created.statusCode} ${created.body}`);
+  return created.json<{ id: string }>().id;
+}
 
 async function intakeCredential(): Promise<{ credential: { id: string }; secret: string }> {
   const created = await manager.post(`/api/dealerships/${ours}/intake/credentials`, { name: "Provider" });
@@ -609,6 +777,19 @@ const NOT_JSON_ANSWERS: Record<NotJsonRoute, (response: LightMyRequestResponse) 
   "DELETE /api/dealerships/:id/calendar-feed": (response) => {
     expect(response.statusCode).toBe(204);
     expect(response.body).toBe("");
+  },
+  "GET /api/docs": (response) => {
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(response.body).toContain('<script src="/api/docs/redoc.js"></script>');
+  },
+  "GET /api/docs/start.js": (response) => {
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+  },
+  "GET /api/docs/redoc.js": (response) => {
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/javascript; charset=utf-8");
   },
 };
 

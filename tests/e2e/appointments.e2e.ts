@@ -109,7 +109,8 @@ describe("scheduling and working an appointment in the browser", () => {
     expect(text).toContain("Sales Associate: Sam Sales");
     expect(text).toContain("quinn.e2e@example.com");
     expect(await mine.getByTestId("appointment-status").textContent()).toBe("Scheduled");
-    expect(await mine.getByRole("link", { name: /Call/ }).getAttribute("href")).toBe("tel:4165550177");
+    // Stored in E.164, dialled as such (decision 205).
+    expect(await mine.getByRole("link", { name: /Call/ }).getAttribute("href")).toBe("tel:+14165550177");
     await shotIfAsked(page, "calendar-day-1280");
 
     await page.getByLabel("Search appointments").fill("555-0177");

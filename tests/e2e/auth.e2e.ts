@@ -109,12 +109,15 @@ describe("the /auth screen's forms", () => {
     p = (await newPage(browser, server.url)).page;
   });
 
-  it("shows the schema's messages in register mode, formats the phone and accepts only digits", async () => {
+  it("shows the schema's messages in register mode, formats the phone, keeps an extension and refuses other letters", async () => {
     await p.goto("/auth?action=register");
     await waitForHeading(p, "Complete Your Registration");
     expect(await p.getByText("Create your account to get started").isVisible()).toBe(true);
-    await p.getByLabel("Phone number").pressSequentially("41a6-555x0199");
+    await p.getByLabel("Phone number").pressSequentially("41a6-555b0199");
     expect(await p.getByLabel("Phone number").inputValue()).toBe("416-555-0199");
+    // "x" starts an extension (issue 29, decision 205).
+    await p.getByLabel("Phone number").pressSequentially("x12");
+    expect(await p.getByLabel("Phone number").inputValue()).toBe("416-555-0199 x12");
     await p.getByLabel("Password", { exact: true }).fill("secret123");
     await p.getByLabel("Confirm password").fill("secret124");
     await p.getByRole("button", { name: "Create Account" }).click();
@@ -137,7 +140,10 @@ describe("the /auth screen's forms", () => {
     await p.getByRole("button", { name: "Sign Up" }).click();
     await p.getByLabel("Enter your email to check for invitation").fill("nobody-invited@example.com");
     await p.getByLabel("Enter your email to check for invitation").press("Enter");
-    expect(await waitForToast(p, "No Invitation Found")).toContain("Please contact your dealership administrator for an invitation.");
+    const panel = p.getByTestId("no-invitation");
+    await panel.getByText("No Invitation Found").waitFor();
+    expect(await panel.textContent()).toContain("Please contact your dealership administrator for an invitation.");
+    expect(await toastLocator(p).count()).toBe(0);
     await waitForHeading(p, "Welcome back");
   });
 

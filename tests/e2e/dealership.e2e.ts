@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { logIn, logInAs } from "./helpers/auth";
 import { newPage } from "./helpers/browser";
-import { waitForHeading, waitForPath, waitForToast } from "./helpers/page";
+import { captureToast, waitForHeading, waitForPath, waitForToast } from "./helpers/page";
 import { useServerAndBrowser } from "./helpers/suite";
 
 const suite = useServerAndBrowser();
@@ -28,6 +28,33 @@ describe("the dealership switcher (part 1 §2.9)", () => {
     await context.close();
   });
 
+  it("leaves a page the new role may not open for the dashboard, without showing 'Access Denied' on the way", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url);
+    await logInAs(page, "multi");
+    await waitForHeading(page, "Dashboard");
+    if (!(await page.getByTestId("dealership-switcher").textContent())!.includes("Northside Motors")) {
+      await page.getByTestId("dealership-switcher").click();
+      await page.getByRole("menuitemradio", { name: /Northside Motors/ }).click();
+      await page.getByTestId("dashboard-dealership").filter({ hasText: "Northside Motors" }).waitFor();
+    }
+    await page.goto("/admin"); // management at Northside; sales at Lakeshore, who may not open it
+    await waitForHeading(page, "Admin Panel");
+    // Everything the page draws from here on is watched, however briefly it stays.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as { deniedSeen?: string[] }).deniedSeen = seen;
+      new MutationObserver(() => {
+        if (document.body.textContent?.includes("Access Denied")) seen.push(location.pathname);
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    await page.getByTestId("dealership-switcher").click();
+    await page.getByRole("menuitemradio", { name: /Lakeshore Auto Group/ }).click();
+    await page.getByTestId("dashboard-dealership").filter({ hasText: "Lakeshore Auto Group" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/");
+    expect(await page.evaluate(() => (window as { deniedSeen?: string[] }).deniedSeen)).toEqual([]);
+    await context.close();
+  });
+
   it("is not shown to someone in a single dealership", async () => {
     const { page, context } = await newPage(suite.browser, suite.server.url);
     await logInAs(page, "sales");
@@ -44,8 +71,11 @@ describe("losing the session (part 1 §2.1, §8)", () => {
     await waitForHeading(page, "Dashboard");
     await context.clearCookies();
     await page.getByTestId("dealership-switcher").click();
-    await page.getByRole("menuitemradio").filter({ hasNotText: (await page.getByTestId("dashboard-dealership").textContent())! }).click();
-    const toast = await waitForToast(page, "Unauthorized");
+    const other = page.getByRole("menuitemradio").filter({ hasNotText: (await page.getByTestId("dashboard-dealership").textContent())! });
+    await other.waitFor();
+    const toastShown = captureToast(page, "Unauthorized");
+    await other.click();
+    const toast = await toastShown;
     expect(toast).toContain("You are logged out. Logging in again...");
     await waitForPath(page, "/auth");
     await waitForHeading(page, "Welcome back");

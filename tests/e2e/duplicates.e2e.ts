@@ -63,6 +63,8 @@ describe("possible duplicates", () => {
       await banner.getByRole("button", { name: "Merge" }).click();
       const dialog = page.getByTestId("merge-dialog");
       await dialog.waitFor();
+      // Merged from the newer lead's page: the dialog says the other is older, whose arrival the lead keeps (decision 207).
+      expect(await dialog.getByTestId("merge-arrival").textContent()).toContain("The other lead is older");
       await shotIfAsked(page, `merge-dialog-${size}`);
       await expectAccessible(page, `merge dialog at ${size}`);
       // Take the first name from the other lead; keep both descriptions (the default).

@@ -91,4 +91,19 @@ describe("an e-mail link", () => {
     await out.context.close();
     await context.close();
   });
+
+  it("goes to / for a target the browser would read as another site, instead of staying on its spinner", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url);
+    await logInAs(page, "sales");
+    await waitForHeading(page, "Dashboard");
+    // A tab the browser drops ('/\t/evil.example' is '//evil.example'), and '..' climbing to '//': navigating there
+    // threw in history.replaceState and the page stayed on "Loading application..." (issue 23).
+    for (const to of ["/\t/evil.example", "/\n/evil.example", "/..//evil.example"]) {
+      await page.goto(`/email-redirect?to=${encodeURIComponent(to)}`);
+      await page.waitForURL((u) => u.pathname === "/" && !u.search, { timeout: 10_000 });
+      await waitForHeading(page, "Dashboard");
+      expect(new URL(page.url()).origin, JSON.stringify(to)).toBe(suite.server.url);
+    }
+    await context.close();
+  });
 });

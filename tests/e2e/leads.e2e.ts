@@ -165,7 +165,7 @@ describe("leads", () => {
     expect(await info.textContent()).toContain("Aisha");
     expect(await info.textContent()).not.toContain("Changed");
     const saved = (await (await page.request.get(`/api/leads/${leadId}`)).json()) as { firstName: string; status: string; phone: string };
-    expect(saved).toMatchObject({ firstName: "Aisha", status: "inProgress", phone: "647-555-0100" });
+    expect(saved).toMatchObject({ firstName: "Aisha", status: "inProgress", phone: "+16475550100" }); // E.164 (decision 205)
 
     // A quick status change from the side column.
     await page.getByLabel("Change status").click();

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { logInAs } from "./helpers/auth";
 import { expectAccessible } from "./helpers/axe";
 import { DESKTOP, newPage, PHONE } from "./helpers/browser";
-import { shotIfAsked, waitForPath, waitForToast } from "./helpers/page";
+import { shotIfAsked, waitForPath, waitForToast, settle } from "./helpers/page";
 import { useServerAndBrowser } from "./helpers/suite";
 
 // Decision 157: two people, two browsers. Front desk merges two leads of one customer from the kept lead's page; the
@@ -32,6 +32,8 @@ async function twinLeads(page: Page): Promise<{ first: string; second: string; s
 
 /** Opens `path` and resolves once that document's socket has been accepted for its dealership. */
 async function openLive(page: Page, path: string): Promise<WebSocket> {
+  // Leave the previous document first: a socket it opened late would otherwise be taken for the new one's.
+  await page.goto("about:blank");
   const opened = page.waitForEvent("websocket", { predicate: (ws) => new URL(ws.url()).pathname === "/ws", timeout: 30_000 });
   await page.goto(path);
   const socket = await opened;
@@ -112,7 +114,7 @@ describe("a merge seen from another browser", () => {
     expect(merged.status()).toBe(200);
     // The event reached the tab, which asked nothing and stayed where it was.
     await heard;
-    await boss.page.waitForTimeout(1500);
+    await settle(boss.page, 10); // a fetch it were going to make would be on its way by now
     expect(asked).toEqual([]);
     expect(new URL(boss.page.url()).pathname).toBe(`/leads/detail/${first}`);
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeIn, startSmtpReceiver, type SmtpReceiver } from "../helpers/smtp-receiver";
 import { logIn, logInAs, uniqueEmail } from "./helpers/auth";
 import { launchBrowser, newPage, PHONE } from "./helpers/browser";
-import { shotIfAsked, waitForHeading, waitForPath, waitForToast } from "./helpers/page";
+import { dismissToast, shotIfAsked, waitForHeading, waitForPath, waitForToast } from "./helpers/page";
 import { startServer, type RunningServer } from "./helpers/server";
 
 // Platform administration end to end in Chromium (spec part 2 §2, §5, §8; part 1 §2.1): the real server sends real
@@ -100,6 +100,7 @@ describe("a platform admin running the installation", () => {
 
     // Nobody can remove their own access: the control looks unavailable (aria-disabled) and says why when pressed.
     const me = page.getByRole("listitem", { name: "Pat Platform" });
+    await dismissToast(page);
     await me.getByRole("button", { name: "Revoke admin from Pat Platform" }).click({ force: true });
     expect(await waitForToast(page, "Cannot Delete")).toContain("You cannot delete your own account.");
 

@@ -109,6 +109,29 @@ describe("routing for a signed-in regular user", () => {
     await context.close();
   });
 
+  // Decision 177: /tdus is for management; its link shows only to them and anyone else opening it is told so.
+  for (const who of ["sales", "frontDesk", "management"] as const) {
+    it(`offers Test Drive Analytics to ${who} only if they may open it, and /tdus says Access Denied otherwise`, async () => {
+      const { page, context } = await newPage(suite.browser, suite.server.url);
+      await logInAs(page, who);
+      await waitForHeading(page, "Dashboard");
+      const link = page.getByRole("link", { name: "Test Drive Analytics" });
+      if (who === "management") {
+        await link.first().waitFor();
+        await page.goto("/tdus");
+        await waitForHeading(page, "Test Drive Analytics");
+      } else {
+        await page.getByRole("link", { name: "Test Drives" }).first().waitFor(); // the navigation is drawn
+        expect(await link.count()).toBe(0);
+        await page.goto("/tdus");
+        await waitForHeading(page, "Access Denied");
+        await page.getByText("You need management access to view test drive analytics").waitFor();
+        expect(await page.getByRole("heading", { name: "Test Drive Analytics" }).count()).toBe(0);
+      }
+      await context.close();
+    });
+  }
+
   it("on a phone, opens the navigation from the hamburger menu", async () => {
     const { page, context } = await newPage(suite.browser, suite.server.url, PHONE);
     await logInAs(page, "frontDesk");
@@ -119,6 +142,33 @@ describe("routing for a signed-in regular user", () => {
     await menu.getByRole("link", { name: "Dashboard" }).waitFor();
     await menu.getByRole("link", { name: "Dashboard" }).click();
     await menu.waitFor({ state: "detached" });
+    await context.close();
+  });
+});
+
+// Issue 31: a deploy replaced the build while this tab held the old one; its next page's chunk is gone (404). The tab
+// reloads once and draws the page from the new build, where it used to stay blank.
+describe("a page chunk gone after a deploy", () => {
+  it("reloads the page once and draws it, instead of a blank page", async () => {
+    const { page, context } = await newPage(suite.browser, suite.server.url);
+    await page.goto("/auth");
+    await waitForHeading(page, "Welcome back");
+    let asked = 0;
+    await page.route(/\/assets\/NotFoundPage-[^/]+\.js$/, async (route) => {
+      asked++;
+      if (asked === 1) await route.fulfill({ status: 404, body: "Not Found" });
+      else await route.continue();
+    });
+    let loads = 0;
+    page.on("load", () => void loads++);
+    // A client-side move to a page whose chunk this tab has not loaded yet.
+    await page.evaluate(() => {
+      history.pushState({}, "", "/no/such/page");
+      dispatchEvent(new PopStateEvent("popstate"));
+    });
+    await waitForHeading(page, "404 Page Not Found");
+    expect(asked).toBe(2);
+    expect(loads).toBe(1);
     await context.close();
   });
 });

@@ -1,7 +1,8 @@
 // Screenshots of pages at 1280 px and 375 px against a freshly started demo server.
 //   node --import tsx tests/e2e/shoot.ts --as sales --out /tmp/shots / /dashboard /leads/new
 //   --as <demo role key | none> (tests/e2e/helpers/auth.ts DEMO_USERS), --out <dir>, --full (full page), then paths.
-// Requires `npm run build` first (the server serves dist/client).
+// Requires `npm run build` first (the server serves dist/client); the server bundle is rebuilt here, from the sources.
+import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DEMO_USERS, logIn } from "./helpers/auth";
@@ -22,6 +23,7 @@ for (let i = 0; i < args.length; i++) {
 }
 mkdirSync(out, { recursive: true });
 
+execFileSync("npm", ["run", "--silent", "build:server"], { stdio: "inherit" });
 const server = await startServer();
 const browser = await launchBrowser();
 try {

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { logInAs } from "./helpers/auth";
 import { newPage } from "./helpers/browser";
-import { shotIfAsked, toastLocator, waitForHeading, waitForPath, waitForToast } from "./helpers/page";
+import { settle, shotIfAsked, toastLocator, waitForHeading, waitForPath, waitForToast } from "./helpers/page";
 import { useServerAndBrowser } from "./helpers/suite";
 
 // Keyboard shortcuts (part 2 §2): m, l, c, t, n open their pages, / focuses the search, ? opens the help and Escape
@@ -47,7 +47,7 @@ describe("keyboard shortcuts", () => {
     expect(await search.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type("ctln");
     expect(await search.inputValue()).toBe("ctln");
-    await page.waitForTimeout(300);
+    await settle(page);
     expect(new URL(page.url()).pathname).toBe("/leads/my");
     await context.close();
   });
@@ -59,7 +59,7 @@ describe("keyboard shortcuts", () => {
     await page.goto("/leads/create");
     await page.getByLabel("First name").click();
     await page.keyboard.type("mcl");
-    await page.waitForTimeout(400);
+    await settle(page);
     expect(new URL(page.url()).pathname).toBe("/leads/create");
     expect(await page.getByLabel("First name").inputValue()).toBe("mcl");
     expect(await toastLocator(page).filter({ hasText: "Keyboard Shortcut Used" }).count()).toBe(0);
@@ -77,7 +77,7 @@ describe("keyboard shortcuts", () => {
     }
     await shotIfAsked(page, "shortcuts-help-1280");
     await page.keyboard.press("c");
-    await page.waitForTimeout(300);
+    await settle(page);
     expect(new URL(page.url()).pathname).toBe("/");
     await page.keyboard.press("Escape");
     await help.waitFor({ state: "detached" });
@@ -115,13 +115,17 @@ describe("keyboard shortcuts", () => {
     await toastLocator(page).first().hover(); // holds the toast's 1.5 s timer, however slow the machine
     await page.keyboard.press("Shift+?");
     await page.keyboard.press("Shift+?");
-    await page.waitForTimeout(300);
+    await settle(page);
     expect(await toastLocator(page).count()).toBe(1);
     expect(await page.locator("li[data-variant][data-first]").count()).toBe(1);
     await page.keyboard.press("Escape");
+    // Listen before releasing: on a fast turn the response comes before a listener added afterwards.
+    const arrived = page.waitForResponse(/ShortcutsHelpDialog-[^/]*\.js$/);
     release();
-    await page.waitForResponse(/ShortcutsHelpDialog-[^/]*\.js$/);
-    await page.waitForTimeout(500);
+    await arrived;
+    // Once the chunk is in, the dialog (were '?' not taken back) would render within a few frames.
+    await page.waitForFunction(() => performance.getEntriesByType("resource").some((e) => /ShortcutsHelpDialog-/.test(e.name) && (e as PerformanceResourceTiming).responseEnd > 0));
+    await settle(page, 10);
     const help = page.getByRole("dialog", { name: "Keyboard Shortcuts" });
     expect(await help.count()).toBe(0);
 

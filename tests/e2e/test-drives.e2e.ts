@@ -281,7 +281,7 @@ for (const [size, viewport] of [["1280", DESKTOP], ["375", PHONE]] as const) {
 }
 
 describe("what a sales rep sees", () => {
-  it("has Test Drives in the phone's bottom bar but no analytics links, no Add Vehicle, and Access Denied on sales rep analytics", async () => {
+  it("has Test Drives in the phone's bottom bar but no analytics links, no Add Vehicle, and Access Denied on both analytics pages", async () => {
     const { context, page } = await newPage(browser, server.url, PHONE);
     await logInAs(page, "sales");
     await page.goto("/test-drives");
@@ -300,6 +300,11 @@ describe("what a sales rep sees", () => {
     await shotIfAsked(page, "sales-analytics-denied-375");
     await page.getByRole("button", { name: "Go Back" }).click();
     await waitForPath(page, "/test-drives");
+
+    // Test drive analytics are management's too (decision 177): the page says so and the server answers 403.
+    await page.goto("/tdus");
+    await waitForHeading(page, "Access Denied");
+    await page.getByText("You need management access to view test drive analytics").waitFor();
     await context.close();
   });
 });

@@ -7,7 +7,7 @@ import { waitForHeading } from "./helpers/page";
 import { startServer, type RunningServer } from "./helpers/server";
 
 // Issue 11: two app processes on one PostgreSQL server, as behind a load balancer. A lead created through process A
-// reaches a browser connected to process B within a second (the socket's frame), and B's New Leads list shows it
+// reaches a browser connected to process B (the socket's frame), and B's New Leads list shows it
 // without a reload. Needs a PostgreSQL server (CI has one on 127.0.0.1; E2E_POSTGRES_URL overrides the address); on a
 // machine without one the file is skipped and says so.
 
@@ -77,7 +77,7 @@ async function managerOnA() {
 }
 
 describe.skipIf(!reachable)("two app processes on one PostgreSQL server", () => {
-  it("delivers a lead created through A to a browser on B within a second, and B's New Leads shows it live", async () => {
+  it("delivers a lead created through A to a browser on B, and B's New Leads shows it live", async () => {
     const { page, context } = await newPage(browser, b.url);
     await logInAs(page, "sales");
     await waitForHeading(page, "Dashboard");
@@ -101,10 +101,10 @@ describe.skipIf(!reachable)("two app processes on one PostgreSQL server", () => 
     const manager = await managerOnA();
     for (let round = 0; round < 3; round++) {
       const lastName = `Process${round}${Date.now().toString(36)}`;
-      const committed = await manager.createLead(lastName);
-      const frame = await arrived(lastName, 5_000);
-      // From A's answer (the write committed) to the frame in the browser connected to B.
-      expect(frame.at - committed).toBeLessThan(1000);
+      await manager.createLead(lastName);
+      // Tests assert no wall-clock times (the delivery's latency is measured by bench/realtime.ts): the frame must come,
+      // with a deadline only a lost event misses on a busy machine.
+      const frame = await arrived(lastName, 15_000);
       expect(JSON.parse(frame.text)).toMatchObject({ type: "lead_created", data: { firstName: "Across", lastName } });
       await page.getByText(`Across ${lastName}`).first().waitFor({ timeout: 10_000 });
     }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { buildApp } from "../../src/server/app";
 import { testConfig, type Config } from "../../src/server/config";
 import type { Database } from "../../src/server/db/client";
@@ -20,11 +20,18 @@ export interface ListeningApp {
 
 export async function startListeningApp(
   database: Database,
-  options: { config?: Partial<Config>; realtime?: Partial<RealtimeOptions> } = {},
+  /** logger: the app's (a test that reads what was logged); otherwise one made from the config (silent). */
+  options: { config?: Partial<Config>; realtime?: Partial<RealtimeOptions>; logger?: Logger } = {},
 ): Promise<ListeningApp> {
   const config = testConfig(options.config);
   const mailer = createMailer({ database, logger: pino({ level: "silent" }), smtpUrl: config.smtpUrl, from: config.mailFrom, retry: TEST_MAIL_RETRY, closeDrainMs: 0 });
-  const app = await buildApp({ config, database, mailer, ...(options.realtime ? { realtime: options.realtime } : {}) });
+  const app = await buildApp({
+    config,
+    database,
+    mailer,
+    ...(options.realtime ? { realtime: options.realtime } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   // The job queue's start is slow on a busy machine; started first, as createTestApp does, it cannot time out onReady.
   await app.mailer.start();
   await app.listen({ port: 0, host: "127.0.0.1" });

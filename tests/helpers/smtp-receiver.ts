@@ -11,6 +11,11 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** The headers a conversation needs (issue 26): Message-ID (with its brackets), the From and Reply-To addresses. */
+  messageId?: string;
+  fromHeader?: string;
+  replyTo?: string;
+  inReplyTo?: string;
 }
 
 export interface SmtpReceiver {
@@ -21,16 +26,23 @@ export interface SmtpReceiver {
   waitFor(to: string, options?: { subject?: RegExp; timeoutMs?: number; since?: number }): Promise<ReceivedMail>;
   /** Mails received for an address so far. */
   mailsTo(to: string): ReceivedMail[];
+  /** SMTP connections opened to this server so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const inbox: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
@@ -40,6 +52,10 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
             subject: parsed.subject ?? "",
             text: parsed.text ?? "",
             html: typeof parsed.html === "string" ? parsed.html : "",
+            messageId: parsed.messageId,
+            fromHeader: parsed.from?.text,
+            replyTo: parsed.replyTo?.value[0]?.address,
+            inReplyTo: parsed.inReplyTo,
           });
           for (const wake of waiters) wake();
           callback();
@@ -57,6 +73,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     port,
     inbox,
     mailsTo,
+    connections: () => connections,
     waitFor(to, { subject, timeoutMs = 10_000, since = 0 } = {}) {
       const find = () => mailsTo(to).slice(since).find((m) => !subject || subject.test(m.subject));
       return new Promise((resolve, reject) => {

@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { format } from "date-fns";
 import { Clock, MailPlus, MoreHorizontal, RefreshCw, Shield, Trash2, UserMinus, UserPlus, Users } from "lucide-react";
 import { useState, type ReactNode } from "react";
@@ -71,6 +72,7 @@ function RowMenu({ label, children }: { label: string; children: ReactNode }) {
 /** Users tab (part 2 §2): members and pending invitations, with their actions. */
 export function UsersTab({ dealershipId, dealershipName }: { dealershipId: string; dealershipName: string }) {
   const { user } = useAuth();
+  const unproven = Boolean(user && !user.emailVerifiedAt);
   const members = useMembers(dealershipId);
   const invitations = useInvitations(dealershipId);
   const resend = useResendInvitation(dealershipId);
@@ -98,10 +100,20 @@ export function UsersTab({ dealershipId, dealershipName }: { dealershipId: strin
           </CardTitle>
           <CardDescription className="mt-1">Everyone with access to {dealershipName}, and people you have invited.</CardDescription>
         </div>
-        <Button onClick={() => setInviteOpen(true)}>
+        <Button onClick={() => setInviteOpen(true)} disabled={unproven}>
           <UserPlus aria-hidden="true" />
           Invite User
         </Button>
+        {/* The server refuses invitations from an unproven address (decision 193): say why before anyone tries. */}
+        {unproven && (
+          <p className="basis-full text-sm text-muted-foreground" data-testid="verify-to-invite">
+            Verify your e-mail address before you invite people:{" "}
+            <Link to="/profile" className="font-medium text-primary underline underline-offset-4">
+              Profile → Verify E-mail
+            </Link>{" "}
+            sends you a 6-digit code.
+          </p>
+        )}
       </CardHeader>
 
       {loading ? (

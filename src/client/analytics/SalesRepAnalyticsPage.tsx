@@ -1,6 +1,6 @@
-import { Activity, CalendarCheck, CarFront, Medal, ShieldAlert, UserCheck, Users } from "lucide-react";
+import { Activity, CalendarCheck, CarFront, Medal, UserCheck, Users } from "lucide-react";
 import { lazy, Suspense, useEffect, type ReactNode } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { ROLE_LABELS } from "../../shared/constants";
 import { fullName } from "../../shared/format";
 import {
@@ -13,6 +13,7 @@ import {
   type SalesRepAnalytics,
   type SalesRepAnalyticsPeriod,
 } from "../../shared/schemas/analytics";
+import { AccessDenied } from "../components/access-denied";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
@@ -26,6 +27,7 @@ import { useSalesRepAnalytics } from "./api";
 import { ChartSkeleton, StatCard, StatCardsSkeleton } from "./components";
 import { oneDecimalText, perDay, shortMonthDay } from "./format";
 import { LeadSourcesPanel } from "./LeadSourcesPanel";
+import { LostReasonsPanel } from "./LostReasonsPanel";
 import { SpeedToLeadPanel } from "./SpeedToLeadPanel";
 
 // /sales-analytics (spec part 2 §2 Sales Rep Analytics), management only: Last 7 / 30 / 90 Days or Last Year (?days=,
@@ -46,7 +48,6 @@ function periodFrom(value: string | null): SalesRepAnalyticsPeriod {
 const repName = (rep: SalesRep) => fullName(rep) || rep.email;
 
 export function SalesRepAnalyticsPage() {
-  const navigate = useNavigate();
   const { dealership, dealerships, isLoading } = useCurrentDealership();
   const { isLoading: roleLoading } = useRole();
   const allowed = useCan("managementAccess");
@@ -62,21 +63,7 @@ export function SalesRepAnalyticsPage() {
     );
   }
   if (!allowed) {
-    return (
-      <Card className="mx-auto mt-4 max-w-xl">
-        <EmptyState
-          icon={<ShieldAlert />}
-          title="Access Denied"
-          action={
-            <Button variant="outline" onClick={() => navigate(-1)}>
-              Go Back
-            </Button>
-          }
-        >
-          You need management access to view sales rep analytics
-        </EmptyState>
-      </Card>
-    );
+    return <AccessDenied goBack>You need management access to view sales rep analytics</AccessDenied>;
   }
   return <Analytics key={dealership.id} dealershipId={dealership.id} dealershipName={dealership.name} timezone={dealership.timezone} />;
 }
@@ -133,6 +120,12 @@ function Analytics({ dealershipId, dealershipName, timezone }: { dealershipId: s
           <LeadSourcesPanel rows={data.leadsBySource} period={SALES_REP_PERIOD_LABELS[days].toLowerCase()} />
         </div>
       )}
+      {/* Lost reasons for the same period (issue 27, decision 202). */}
+      {data && (
+        <div className="mt-6 transition-opacity" style={{ opacity: query.isPlaceholderData ? 0.6 : 1 }}>
+          <LostReasonsPanel rows={data.lostReasons} period={SALES_REP_PERIOD_LABELS[days].toLowerCase()} />
+        </div>
+      )}
       {/* Speed to lead for the same period (issue 14, decision 141). */}
       <div className="mt-6">
         <SpeedToLeadPanel dealershipId={dealershipId} days={days} />
@@ -180,9 +173,15 @@ function Figures({ data, days, timezone, updating }: { data: SalesRepAnalytics; 
                 </CardDescription>
               </CardHeader>
               <CardContent>
-                <Suspense fallback={<ChartSkeleton />}>
-                  <RepActivityChart reps={chartReps} />
-                </Suspense>
+                {chartReps.every((r) => r.leads + r.appointments + r.testDrives === 0) ? (
+                  <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground" data-testid="rep-chart-empty">
+                    No activity {period}.
+                  </p>
+                ) : (
+                  <Suspense fallback={<ChartSkeleton />}>
+                    <RepActivityChart reps={chartReps} />
+                  </Suspense>
+                )}
               </CardContent>
             </Card>
             <Card>

@@ -9,6 +9,7 @@ import {
   type TestDriveAnalytics,
   type TestDriveAnalyticsPeriod,
 } from "../../shared/schemas/analytics";
+import { AccessDenied } from "../components/access-denied";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
@@ -16,7 +17,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../co
 import { Segmented } from "../components/ui/segmented";
 import { Skeleton } from "../components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../components/ui/table";
-import { useCurrentDealership } from "../dealerships/dealership-context";
+import { useCan, useCurrentDealership, useRole } from "../dealerships/dealership-context";
 import { NoDealership } from "../dealerships/NoDealership";
 import { toast } from "../lib/toast";
 import { useTestDriveAnalytics } from "./api";
@@ -26,7 +27,8 @@ import { perDay, shortDateTime, weekdayMonthDay } from "./format";
 // /tdus (spec part 2 §2 Test Drive Analytics): a period of 1, 7, 30 or 90 days (?days=), total test drives, vehicles
 // used, average duration, daily average (total ÷ days), a chart of drives per day, top vehicles, the daily breakdown
 // (two vehicles then "+N more") and the recent drives (returned = completed, otherwise in progress). The chart's code
-// is its own download, after the figures (decision 068).
+// is its own download, after the figures (decision 068). Management only (part 2 §2, §6; decision 177): anyone else
+// sees Access Denied with Go Back, as on /sales-analytics, and the page asks the server nothing.
 
 const DailyTestDrivesChart = lazy(() => import("./charts").then((m) => ({ default: m.DailyTestDrivesChart })));
 
@@ -39,8 +41,10 @@ function periodFrom(value: string | null): TestDriveAnalyticsPeriod {
 
 export function TestDriveAnalyticsPage() {
   const { dealership, dealerships, isLoading } = useCurrentDealership();
+  const { isLoading: roleLoading } = useRole();
+  const allowed = useCan("managementAccess");
   if (!isLoading && dealerships.length === 0) return <NoDealership />;
-  if (!dealership) {
+  if (!dealership || roleLoading) {
     return (
       <div className="mx-auto max-w-7xl" aria-busy="true">
         <Skeleton className="h-8 w-64" />
@@ -49,6 +53,9 @@ export function TestDriveAnalyticsPage() {
         </div>
       </div>
     );
+  }
+  if (!allowed) {
+    return <AccessDenied goBack>You need management access to view test drive analytics</AccessDenied>;
   }
   return <Analytics key={dealership.id} dealershipId={dealership.id} dealershipName={dealership.name} timezone={dealership.timezone} />;
 }
@@ -107,7 +114,8 @@ function Figures({ data, days, timezone, updating }: { data: TestDriveAnalytics;
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         <StatCard label="Total Test Drives" value={data.totalTestDrives} hint={`Taken out ${periodText}`} icon={CarFront} testId="total-test-drives" />
         <StatCard label="Vehicles Used" value={data.vehiclesUsed} hint="Different vehicles driven" icon={Gauge} testId="vehicles-used" />
-        <StatCard label="Average Duration" value={formatDuration(data.avgDuration)} hint="Of the returned drives" icon={Clock} testId="average-duration" />
+        {/* No returned drive has no average: "—", not "0m" (the API answers 0, part 2 §9; issue 30). */}
+        <StatCard label="Average Duration" value={data.avgDuration > 0 ? formatDuration(data.avgDuration) : "—"} hint="Of the returned drives" icon={Clock} testId="average-duration" />
         <StatCard label="Daily Average" value={perDay(data.totalTestDrives, days)} hint={`Test drives a day over ${days} ${days === 1 ? "day" : "days"}`} icon={CalendarDays} testId="daily-average" />
       </div>
 
@@ -118,9 +126,16 @@ function Figures({ data, days, timezone, updating }: { data: TestDriveAnalytics;
             <CardDescription>Every day of the period on the dealership's clock.</CardDescription>
           </CardHeader>
           <CardContent>
-            <Suspense fallback={<ChartSkeleton />}>
-              <DailyTestDrivesChart days={data.dailyBreakdown} />
-            </Suspense>
+            {/* An empty period is said, not drawn as bars of zero on an axis from 0 to 4 (issue 30). */}
+            {data.dailyBreakdown.every((d) => d.count === 0) ? (
+              <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground" data-testid="daily-chart-empty">
+                No test drives {periodText}.
+              </p>
+            ) : (
+              <Suspense fallback={<ChartSkeleton />}>
+                <DailyTestDrivesChart days={data.dailyBreakdown} />
+              </Suspense>
+            )}
           </CardContent>
         </Card>
       )}

@@ -1,6 +1,7 @@
 import { CalendarClock, Mail, Phone, PhoneCall, Timer, UserRound, XCircle } from "lucide-react";
 import { APPOINTMENT_STATUSES, type AppointmentStatus } from "../../shared/constants";
-import { formatPhone, fullName } from "../../shared/format";
+import { fullName } from "../../shared/format";
+import { formatPhone, phoneHref } from "../../shared/phone";
 import type { Appointment } from "../../shared/schemas/responses/appointments";
 import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
@@ -32,7 +33,6 @@ export function AppointmentCard({
   const badge = statusBadge(appointment.status);
   const name = fullName(appointment);
   const canCancel = status !== "cancelled" && status !== "completed";
-  const phoneDigits = appointment.phone?.replace(/[^\d+]/g, "") ?? "";
 
   return (
     <Card
@@ -121,7 +121,7 @@ export function AppointmentCard({
             <div className="ml-auto flex shrink-0 gap-2">
               {appointment.phone && (
                 <Button asChild variant="outline" size="sm" className="h-9">
-                  <a href={`tel:${phoneDigits}`} aria-label={`Call ${name}`}>
+                  <a href={phoneHref(appointment.phone) ?? undefined} aria-label={`Call ${name}`}>
                     <PhoneCall />
                     <span className="hidden min-[420px]:inline">Call</span>
                   </a>

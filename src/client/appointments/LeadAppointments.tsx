@@ -38,7 +38,7 @@ export function LeadAppointments({ leadId }: { leadId: string }) {
             No appointments for this lead yet.
           </div>
         ) : (
-          <ul className="grid gap-2">
+          <ul className="grid grid-cols-1 gap-2">
             {items.map((a) => {
               const badge = statusBadge(a.status);
               // part 2 §4: on the lead page only scheduled, completed and cancelled are styled; others are neutral.
@@ -46,7 +46,7 @@ export function LeadAppointments({ leadId }: { leadId: string }) {
               return (
                 <li key={a.id} className="rounded-lg border p-3" data-testid="lead-appointment">
                   <div className="flex items-start justify-between gap-2">
-                    <Link to={`/calendar?date=${a.date}`} className="min-w-0 truncate text-sm font-semibold hover:underline">
+                    <Link to={`/calendar?date=${a.date}`} className="min-w-0 break-words text-sm font-semibold hover:underline">
                       {a.title}
                     </Link>
                     <Badge variant={variant}>{badge.label}</Badge>

@@ -3,9 +3,11 @@ import { CalendarIcon, CheckCircle2, UserRound } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Controller } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { APPOINTMENT_TIME_SLOTS, DEFAULT_APPOINTMENT_DURATION, SCHEDULED_REDIRECT_DELAY_MS } from "../../shared/constants";
-import { isIsoDate, localToday } from "../../shared/dealership-clock";
-import { formatPhone, fullName } from "../../shared/format";
+import { slotsOn, weekdayOf, WEEKDAY_LABELS, type BusinessHours } from "../../shared/business-hours";
+import { DEFAULT_APPOINTMENT_DURATION, SCHEDULED_REDIRECT_DELAY_MS } from "../../shared/constants";
+import { isIsoDate, localMoment } from "../../shared/dealership-clock";
+import { fullName } from "../../shared/format";
+import { formatPhone } from "../../shared/phone";
 import { appointmentInputSchema, type AppointmentInput } from "../../shared/schemas/appointment";
 import type { Lead } from "../../shared/schemas/lead";
 import { PageHeader } from "../components/page-header";
@@ -47,18 +49,20 @@ export function ScheduleAppointmentPage() {
       </div>
     );
   }
-  return <ScheduleForm key={dealership.id} dealershipId={dealership.id} timezone={dealership.timezone} />;
+  return <ScheduleForm key={dealership.id} dealershipId={dealership.id} timezone={dealership.timezone} businessHours={dealership.businessHours} />;
 }
 
-function ScheduleForm({ dealershipId, timezone }: { dealershipId: string; timezone: string }) {
+function ScheduleForm({ dealershipId, timezone, businessHours }: { dealershipId: string; timezone: string; businessHours: BusinessHours }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const leadId = params.get("leadId") ?? undefined;
-  const today = localToday(timezone);
+  // The dealership's clock; a slot of today that has begun is refused here as by the server (issue 29).
+  const { date: today, time: now } = localMoment(timezone);
   // ?date= (from the calendar's selected day) preselects that day when it is not in the past.
   const requestedDate = params.get("date");
   const initialDate = requestedDate && isIsoDate(requestedDate) && requestedDate >= today ? requestedDate : today;
-  const schema = useMemo(() => appointmentInputSchema(today), [today]);
+  // The dealership's business hours decide the slots offered, as they decide those the server accepts (decision 191).
+  const schema = useMemo(() => appointmentInputSchema(today, now, businessHours), [today, now, businessHours]);
   const form = useZodForm(schema, {
     defaultValues: { title: "", firstName: "", lastName: "", email: "", phone: "", description: "", date: initialDate, time: "", duration: DEFAULT_APPOINTMENT_DURATION, leadId: leadId ?? null },
   });
@@ -84,6 +88,9 @@ function ScheduleForm({ dealershipId, timezone }: { dealershipId: string; timezo
   }, [lead.data, form]);
 
   const errors = form.formState.errors;
+  // The chosen day's slots, less those of today that have begun (the server refuses them too).
+  const chosenDate = form.watch("date");
+  const slots = chosenDate && isIsoDate(chosenDate) ? slotsOn(chosenDate, businessHours).filter((slot) => chosenDate !== today || slot >= now) : [];
   const locked = phase !== "idle";
 
   function onValid(values: AppointmentInput) {
@@ -188,7 +195,7 @@ function ScheduleForm({ dealershipId, timezone }: { dealershipId: string; timezo
                           selected={field.value ? dateFromIso(field.value) : undefined}
                           defaultMonth={dateFromIso(field.value || today)}
                           today={dateFromIso(today)}
-                          disabled={{ before: dateFromIso(today) }}
+                          disabled={[{ before: dateFromIso(today) }, (day: Date) => businessHours[weekdayOf(isoFromDate(day))] === null]}
                           onSelect={(date: Date | undefined) => {
                             if (!date) return;
                             field.onChange(isoFromDate(date));
@@ -204,13 +211,13 @@ function ScheduleForm({ dealershipId, timezone }: { dealershipId: string; timezo
                 control={form.control}
                 name="time"
                 render={({ field }) => (
-                  <FormField label="Time" required error={errors.time?.message}>
-                    <Select value={field.value || undefined} onValueChange={field.onChange}>
+                  <FormField label="Time" required error={errors.time?.message} hint={slots.length === 0 && chosenDate ? `Closed on ${WEEKDAY_LABELS[weekdayOf(chosenDate)]}s: choose another date.` : undefined}>
+                    <Select value={field.value || undefined} onValueChange={field.onChange} disabled={slots.length === 0}>
                       <SelectTrigger id="appointment-time" aria-label="Time">
-                        <SelectValue placeholder="Choose a time" />
+                        <SelectValue placeholder={slots.length === 0 ? "No slots this day" : "Choose a time"} />
                       </SelectTrigger>
                       <SelectContent className="max-h-72">
-                        {APPOINTMENT_TIME_SLOTS.map((slot) => (
+                        {slots.map((slot) => (
                           <SelectItem key={slot} value={slot}>
                             {formatSlot(slot)}
                           </SelectItem>

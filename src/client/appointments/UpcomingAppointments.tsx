@@ -32,7 +32,7 @@ export function UpcomingAppointments({ dealership }: DashboardSectionProps) {
       </CardHeader>
       <CardContent className="@container">
         {upcoming.isPending ? (
-          <ul className="grid gap-3 @xl:grid-cols-2 @4xl:grid-cols-3" aria-busy="true" aria-label="Loading upcoming appointments">
+          <ul className="grid grid-cols-1 gap-3 @xl:grid-cols-2 @4xl:grid-cols-3" aria-busy="true" aria-label="Loading upcoming appointments">
             {Array.from({ length: APPOINTMENT_SKELETONS }, (_, i) => (
               <li key={i} data-testid="upcoming-skeleton" className="rounded-lg border p-3">
                 <Skeleton className="h-4 w-32" />
@@ -61,7 +61,7 @@ export function UpcomingAppointments({ dealership }: DashboardSectionProps) {
           </EmptyState>
         ) : (
           // The panel may be a narrow column or a full-width row (dashboard layout): lay the items out to fit.
-          <ul className="grid gap-2.5 @xl:grid-cols-2 @4xl:grid-cols-3">
+          <ul className="grid grid-cols-1 gap-2.5 @xl:grid-cols-2 @4xl:grid-cols-3">
             {items.map((a) => {
               const badge = statusBadge(a.status);
               return (
@@ -78,7 +78,7 @@ export function UpcomingAppointments({ dealership }: DashboardSectionProps) {
                       </span>
                       <Badge variant={badge.variant}>{badge.label}</Badge>
                     </div>
-                    <p className="mt-1.5 truncate text-sm font-semibold">{a.title}</p>
+                    <p className="mt-1.5 line-clamp-2 break-words text-sm font-semibold">{a.title}</p>
                     <p className="truncate text-sm">{fullName(a)}</p>
                     <p className="mt-0.5 truncate text-xs text-muted-foreground">
                       Sales Associate: {a.assignedToUser ? fullName(a.assignedToUser) : "Unassigned"}

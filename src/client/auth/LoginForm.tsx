@@ -125,13 +125,15 @@ function SignUpInvitationCheck({ go }: Pick<AuthModeProps, "go">) {
               Check Invitation
             </Button>
           </div>
-          {/* "No Invitation Found" used to be a dead end: someone starting a dealership registers it here (issue 12). */}
+          {/* "No Invitation Found" used to be a dead end: someone starting a dealership registers it here (issue 12); the
+              panel says it, not a red toast beside it (issue 30). */}
           <div role="status" aria-live="polite">
             {notFoundFor && (
               <div className="mt-4 border-t pt-4" data-testid="no-invitation">
-                <p className="text-sm text-muted-foreground">
-                  No invitation for <span className="font-medium text-foreground">{notFoundFor}</span>. Joining a team? Ask its manager to
-                  invite you. Starting your own?
+                <p className="text-sm font-semibold">No Invitation Found</p>
+                <p className="mt-1 text-sm text-muted-foreground">
+                  No invitation for <span className="break-all font-medium text-foreground">{notFoundFor}</span>. Joining a team? Please
+                  contact your dealership administrator for an invitation. Starting your own?
                 </p>
                 <Button
                   variant="outline"

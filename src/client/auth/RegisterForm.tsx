@@ -45,7 +45,12 @@ export function RegisterForm({ state, go }: AuthModeProps) {
         onSubmit={form.handleSubmit((values) =>
           invitation
             ? invited.start({ ...values, phone: values.phone ?? "" })
-            : registerMutation.mutate(values, { onError: (error) => applyServerFieldErrors(form, error) }),
+            : registerMutation.mutate(values, {
+                onSuccess: (result) => {
+                  if ("requiresTwoFactor" in result) go({ mode: "twoFactor", email: values.email, pendingPassword: values.password });
+                },
+                onError: (error) => applyServerFieldErrors(form, error),
+              }),
         )}
       >
         <div className="grid gap-4 sm:grid-cols-2">

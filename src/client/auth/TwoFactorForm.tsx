@@ -2,6 +2,7 @@ import { ArrowLeft, KeyRound, Smartphone } from "lucide-react";
 import { useState } from "react";
 import { BACKUP_CODE_INPUT_MAX, signInBackupCodeSchema, signInCodeSchema, TWO_FACTOR_CODE_LENGTH } from "../../shared/schemas/two-factor";
 import { Button } from "../components/ui/button";
+import { CodeInput } from "../components/ui/code-input";
 import { FormField } from "../components/ui/form";
 import { Input } from "../components/ui/input";
 import { Spinner } from "../components/ui/spinner";
@@ -85,18 +86,21 @@ export function TwoFactorForm({ state, go }: AuthModeProps) {
         }}
       >
         <FormField label={kind === "authenticator" ? "Authentication code" : "Backup code"} error={error}>
-          <Input
-            id="two-factor-code"
-            key={kind}
-            autoFocus
-            autoComplete="one-time-code"
-            inputMode={kind === "authenticator" ? "numeric" : "text"}
-            maxLength={kind === "authenticator" ? TWO_FACTOR_CODE_LENGTH : BACKUP_CODE_INPUT_MAX}
-            placeholder={kind === "authenticator" ? "123456" : "XXXX-XXXX"}
-            className="text-center font-mono text-lg tracking-[0.3em]"
-            value={code}
-            onChange={(e) => setCode(kind === "authenticator" ? e.target.value.replace(/\D/g, "") : e.target.value.toUpperCase())}
-          />
+          {kind === "authenticator" ? (
+            <CodeInput id="two-factor-code" key={kind} autoFocus length={TWO_FACTOR_CODE_LENGTH} value={code} onChange={(e) => setCode(e.target.value)} />
+          ) : (
+            <Input
+              id="two-factor-code"
+              key={kind}
+              autoFocus
+              autoComplete="one-time-code"
+              maxLength={BACKUP_CODE_INPUT_MAX}
+              placeholder="XXXX-XXXX"
+              className="text-center font-mono text-lg tracking-[0.3em]"
+              value={code}
+              onChange={(e) => setCode(e.target.value.toUpperCase())}
+            />
+          )}
         </FormField>
         <Button type="submit" size="lg" className="w-full" disabled={loginMutation.isPending}>
           {loginMutation.isPending && <Spinner />}

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeft, MailCheck, RotateCw } from "lucide-react";
-import { ROLE_LABELS } from "../../shared/constants";
+import { ROLE_LABELS, VERIFICATION_CODE_LENGTH } from "../../shared/constants";
 import type { CurrentUser } from "../../shared/schemas/responses/auth";
 import { emailVerificationVerifySchema, type EmailVerificationVerifyInput } from "../../shared/schemas/team";
 import { Button } from "../components/ui/button";
+import { CodeInput } from "../components/ui/code-input";
 import { applyServerFieldErrors, FormField, useZodForm } from "../components/ui/form";
 import { Input } from "../components/ui/input";
 import { Spinner } from "../components/ui/spinner";
@@ -57,8 +58,6 @@ export function VerifyEmailForm({ state, go }: AuthModeProps) {
     },
   });
 
-  const code = form.register("code");
-
   return (
     <div>
       <div className="mb-5 flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
@@ -75,20 +74,7 @@ export function VerifyEmailForm({ state, go }: AuthModeProps) {
       )}
       <form className="mt-7 grid gap-4" noValidate onSubmit={form.handleSubmit((values) => verify.mutate(values))}>
         <FormField label="Verification code" error={errors.code?.message}>
-          <Input
-            id="verify-code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            maxLength={6}
-            placeholder="000000"
-            autoFocus
-            className="h-12 text-center font-mono text-xl tracking-[0.5em] placeholder:tracking-[0.5em]"
-            {...code}
-            onChange={(event) => {
-              event.target.value = event.target.value.replace(/\D/g, "").slice(0, 6);
-              void code.onChange(event);
-            }}
-          />
+          <CodeInput id="verify-code" length={VERIFICATION_CODE_LENGTH} placeholder="000000" autoFocus {...form.register("code")} />
         </FormField>
         <div className="grid gap-4 sm:grid-cols-2">
           <FormField label="First name" error={errors.firstName?.message}>

@@ -21,7 +21,7 @@ interface AuthContextValue {
   isLoading: boolean;
   error: Error | null;
   loginMutation: UseMutationResult<LoginResult, Error, LoginInput>;
-  registerMutation: UseMutationResult<CurrentUser, Error, RegisterInput>;
+  registerMutation: UseMutationResult<LoginResult, Error, RegisterInput>;
   logoutMutation: UseMutationResult<void, Error, void>;
 }
 
@@ -92,11 +92,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     },
   });
 
-  const registerMutation = useMutation<CurrentUser, Error, RegisterInput>({
-    mutationFn: (input) => api.post<CurrentUser>("/api/register", input),
+  const registerMutation = useMutation<LoginResult, Error, RegisterInput>({
+    // The browser's time zone becomes a new dealership's clock (decision 191); an invited sign-up ignores it.
+    mutationFn: (input) => api.post<LoginResult>("/api/register", { ...input, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone }),
     meta: { allowUnauthorized: true },
     onMutate: () => forgetSignedInData(queryClient),
     onSuccess: (user) => {
+      // An invited e-mail whose account has two-factor on joined; the register form moves to the code step (decision 168).
+      if ("requiresTwoFactor" in user) return;
       completeSignIn(user);
       toast({ title: "Account created!", description: "Welcome to Showroom. Your dealership is ready.", variant: "success" });
     },

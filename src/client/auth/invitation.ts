@@ -37,13 +37,13 @@ export function useInvitationCheck(go: AuthModeProps["go"]): {
     mutationFn: fetchInvitation,
     meta: { allowUnauthorized: true },
     onSuccess: (invitation, email) => {
-      dismissToast(); // an earlier "No Invitation Found" no longer applies
+      dismissToast(); // an earlier "Error" toast no longer applies
       go({ mode: "register", email, emailLocked: false, invitation, draft: undefined });
     },
     onError: (error) => {
-      if (errorStatus(error) === 404) {
-        toast({ title: "No Invitation Found", description: "Please contact your dealership administrator for an invitation.", variant: "destructive" });
-      } else {
+      // No invitation is an answer, not a failure: the login screen's panel says it, with the way to start a dealership
+      // beside it, instead of a red toast next to that friendly panel (issue 30, decision 224).
+      if (errorStatus(error) !== 404) {
         toast({ title: "Error", description: "Unable to check for invitation. Please try again.", variant: "destructive" });
       }
     },

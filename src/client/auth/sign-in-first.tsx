@@ -5,9 +5,27 @@ import { Navigate, useLocation } from "react-router";
 
 const NEXT_PARAM = "next";
 
-/** Only a path inside this app: never an absolute URL or a protocol-relative one to somewhere else. */
+/** Where paths are resolved: the page's origin, or any one outside a browser (the checks only compare origins). */
+const appOrigin = () => (typeof window === "undefined" ? "http://app.invalid" : window.location.origin);
+
+/**
+ * Only a path inside this app: never an absolute URL or a protocol-relative one to somewhere else. The path is read as
+ * the browser will read it when navigating (tabs and newlines dropped, backslashes taken for slashes), so '/\t/evil.com'
+ * is the other site it is; a path the browser would take off this origin made history.replaceState throw, and the page
+ * that was about to go there stayed on its spinner (issue 23). Answers the path as the browser resolves it.
+ */
 export function safeAppPath(path: string | null | undefined): string | null {
-  return path && path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : null;
+  if (!path?.startsWith("/")) return null;
+  const origin = appOrigin();
+  let url: URL;
+  try {
+    url = new URL(path, origin);
+  } catch {
+    return null;
+  }
+  const resolved = url.pathname + url.search + url.hash;
+  // '/..//evil.com' resolves to the path '//evil.com': on this origin, but another site once used as a link again.
+  return url.origin === origin && !resolved.startsWith("//") ? resolved : null;
 }
 
 /** The sign-in address that comes back to this path afterwards. */

@@ -1,4 +1,5 @@
 import { CloudOff } from "lucide-react";
+import { lazy, Suspense } from "react";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
@@ -40,6 +41,10 @@ function DashboardSkeleton() {
   );
 }
 
+// Management's first-run checklist (decision 192): its own chunk, fetched only for management, so a rep's first
+// screen downloads nothing more.
+const FirstRunChecklist = lazy(() => import("../dealerships/FirstRunChecklist"));
+
 /** part 1 §2.3: the dashboard frame; the areas add their sections in ./sections.tsx. */
 export function DashboardPage() {
   const { dealership, dealerships, isLoading, isError, retry } = useCurrentDealership();
@@ -75,8 +80,13 @@ export function DashboardPage() {
           </>
         }
       />
+      {role === "management" && (
+        <Suspense fallback={null}>
+          <FirstRunChecklist dealershipId={dealership.id} />
+        </Suspense>
+      )}
       {/* Side by side (2:1) only on very wide screens; below that a table beside a panel gets too cramped. */}
-      <div className="grid gap-6 2xl:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 2xl:grid-cols-3">
         {dashboardSections.map(({ key, Component, span = "full" }) => (
           <section key={key} className={cn(span === "full" && "2xl:col-span-3", span === "wide" && "2xl:col-span-2", span === "narrow" && "2xl:col-span-1")}>
             <Component dealership={dealership} role={role} />

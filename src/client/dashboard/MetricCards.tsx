@@ -1,4 +1,4 @@
-import { CalendarCheck, Car, TrendingDown, TrendingUp, UserPlus, type LucideIcon } from "lucide-react";
+import { CalendarCheck, Car, Minus, TrendingDown, TrendingUp, UserPlus, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { can } from "../../shared/permissions";
@@ -9,14 +9,15 @@ import { cn } from "../lib/utils";
 import type { DashboardSectionProps } from "./sections";
 
 // The dashboard's three cards (spec part 1 §2.3): New Leads, Appointments Created, Test Drives Completed, today on the
-// dealership's clock, each with its percent change from yesterday — green when zero or more, red when negative.
+// dealership's clock, each with its percent change from yesterday: green when up, red when down, and grey when it did
+// not move (the spec's "green if zero or more" made 0 against 0 look like good news; issue 30, decision 224).
 
 // Every card counts today only, while the sidebar's New Leads badge counts every lead nobody has claimed: each says
 // what it counts, and the New Leads card names the badge's number too (issue 12).
 
 function MetricCard({ title, value, change, icon: Icon, note }: { title: string; value: number; change: number; icon: LucideIcon; note: ReactNode }) {
-  const up = change >= 0;
-  const Trend = up ? TrendingUp : TrendingDown;
+  const trend = change > 0 ? "up" : change < 0 ? "down" : "flat";
+  const Trend = { up: TrendingUp, down: TrendingDown, flat: Minus }[trend];
   return (
     <Card className="p-5" data-testid="metric-card">
       <div className="flex items-start justify-between gap-3">
@@ -32,11 +33,14 @@ function MetricCard({ title, value, change, icon: Icon, note }: { title: string;
       <p className="mt-1 flex items-center gap-1.5 text-sm">
         <span
           data-testid="metric-change"
-          data-trend={up ? "up" : "down"}
-          className={cn("inline-flex items-center gap-1 font-semibold tabular-nums", up ? "text-success" : "text-destructive")}
+          data-trend={trend}
+          className={cn(
+            "inline-flex items-center gap-1 font-semibold tabular-nums",
+            { up: "text-success", down: "text-destructive", flat: "text-muted-foreground" }[trend],
+          )}
         >
           <Trend className="size-4" aria-hidden="true" />
-          {up ? "+" : ""}
+          {trend === "up" ? "+" : ""}
           {change}%
         </span>
         <span className="text-muted-foreground">from yesterday</span>

@@ -9,6 +9,7 @@ import { useRecentLeads } from "../leads/api";
 import { ClaimButton, ContactLines, CustomerCell, LeadList, LeadListSkeleton, LeadStatusBadge, TimeAgo, type LeadColumn } from "../leads/components";
 import { useClaimAction } from "../leads/use-lead-actions";
 import type { DashboardSectionProps } from "./sections";
+import { phoneHref } from "../../shared/phone-text";
 
 // Recent Leads (spec part 1 §2.3): the first 5 leads the user may see, newest first, with Claim on new leads and
 // Contact on the others; View All goes to /leads/new; "No leads yet" with "Create First Lead" when there are none.
@@ -80,7 +81,7 @@ export function RecentLeads({ dealership }: DashboardSectionProps) {
                 <ClaimButton onClaim={() => claim(lead.id)} />
               ) : (
                 <Button asChild variant="outline" size="sm">
-                  <a href={lead.phone ? `tel:${lead.phone.replace(/[^\d+]/g, "")}` : lead.email ? `mailto:${lead.email}` : `/leads/detail/${lead.id}`}>
+                  <a href={lead.phone ? (phoneHref(lead.phone) ?? "") : lead.email ? `mailto:${lead.email}` : `/leads/detail/${lead.id}`}>
                     <Phone />
                     Contact
                   </a>

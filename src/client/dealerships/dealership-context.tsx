@@ -20,8 +20,7 @@ interface DealershipContextValue {
   /** The list could not be loaded (not a 401: that signs the person out). */
   isError: boolean;
   retry: () => void;
-  /** `onSwitched` hears the role the person has in the dealership switched to. */
-  switchDealership: (dealershipId: string, options?: { onSwitched?: (role: DealershipRole | null) => void }) => void;
+  switchDealership: (dealershipId: string) => void;
   isSwitching: boolean;
 }
 
@@ -60,8 +59,7 @@ export function DealershipProvider({ children }: { children: ReactNode }) {
     isLoading: Boolean(user) && list.isPending,
     isError: list.isError,
     retry: () => void list.refetch(),
-    switchDealership: (id, options) =>
-      switchMutation.mutate(id, { onSuccess: () => options?.onSwitched?.(dealerships.find((d) => d.id === id)?.role ?? null) }),
+    switchDealership: (id) => switchMutation.mutate(id),
     isSwitching: switchMutation.isPending,
   };
   return <DealershipContext.Provider value={value}>{children}</DealershipContext.Provider>;

@@ -1,16 +1,17 @@
-import { Copy, KeyRound, Plus, RefreshCw, Trash2 } from "lucide-react";
+import { KeyRound, Plus, RefreshCw, Trash2 } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { INTAKE_CREDENTIAL_NAME_MAX } from "../../shared/schemas/intake";
 import type { IntakeCredential, IntakeCredentialWithSecret } from "../../shared/schemas/responses/intake";
 import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../components/ui/dialog";
+import { ShownOnceDialog } from "../components/shown-once-dialog";
 import { Input } from "../components/ui/input";
 import { Label } from "../components/ui/label";
 import { Skeleton } from "../components/ui/skeleton";
 import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
+import { IntakeInstructions } from "./IntakeInstructions";
 import { useCreateCredential, useIntakeCredentials, useIntakeDocuments, useRevokeCredential, useRotateCredential } from "./api";
 
 // The admin panel's Lead intake card (issue 14; decisions 131-134): the credentials websites and lead providers send
@@ -65,8 +66,8 @@ export function LeadIntakeCard({ dealershipId }: { dealershipId: string }) {
         <CardHeader>
           <CardTitle>Lead intake</CardTitle>
           <CardDescription>
-            Websites and lead providers send ADF/XML leads to <code className="text-xs">POST /api/intake/adf</code> with a credential, or
-            e-mail them to its intake address. Each lead arrives in New Leads with its provider as the source.
+            Your website, your manufacturer's program and the marketplaces you list on can send their leads straight into New Leads, each
+            with its provider as the source. Create a credential for each of them, then give them what the card below describes.
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
@@ -103,11 +104,11 @@ export function LeadIntakeCard({ dealershipId }: { dealershipId: string }) {
                 <li key={credential.id} className="flex flex-col gap-2 rounded-lg border p-3 sm:flex-row sm:items-center sm:justify-between">
                   <div className="min-w-0">
                     <p className="flex items-center gap-2 font-medium">
-                      <KeyRound className="size-4 text-muted-foreground" aria-hidden="true" />
+                      <KeyRound className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
                       {credential.name}
                       {credential.revokedAt && <Badge variant="destructive">Revoked</Badge>}
                     </p>
-                    {credential.mailAddress && <p className="truncate text-sm text-muted-foreground">E-mail: {credential.mailAddress}</p>}
+                    {credential.mailAddress && <p className="break-all text-sm text-muted-foreground">Leads by e-mail: {credential.mailAddress}</p>}
                     <p className="text-xs text-muted-foreground">
                       Created {new Date(credential.createdAt).toLocaleDateString()}
                       {credential.lastUsedAt ? ` · last used ${new Date(credential.lastUsedAt).toLocaleString()}` : " · not used yet"}
@@ -131,10 +132,11 @@ export function LeadIntakeCard({ dealershipId }: { dealershipId: string }) {
           )}
         </CardContent>
       </Card>
+      <IntakeInstructions />
       <Card>
         <CardHeader>
           <CardTitle>Received documents</CardTitle>
-          <CardDescription>The last 20 ADF documents, newest first.</CardDescription>
+          <CardDescription>The last 20 lead documents your providers sent, newest first, and what became of each.</CardDescription>
         </CardHeader>
         <CardContent>
           {documents.isPending ? (
@@ -149,7 +151,15 @@ export function LeadIntakeCard({ dealershipId }: { dealershipId: string }) {
                     <p className="font-medium">
                       {new Date(doc.receivedAt).toLocaleString()} · {doc.channel === "email" ? "e-mail" : "HTTP"} · {doc.credentialName ?? "deleted credential"}
                     </p>
-                    {doc.error && <p className="break-words text-destructive">{doc.error}</p>}
+                    {/* An accepted document's text is what was left out of its leads (decision 181): a note, not an error. */}
+                    {doc.error &&
+                      (doc.outcome === "accepted" ? (
+                        <p className="break-words text-muted-foreground" data-testid="intake-note">
+                          <span className="font-medium text-foreground">Note:</span> {doc.error}
+                        </p>
+                      ) : (
+                        <p className="break-words text-destructive">{doc.error}</p>
+                      ))}
                   </div>
                   <Badge variant={doc.outcome === "accepted" ? "success" : "destructive"}>
                     {doc.outcome === "accepted" ? `Accepted: ${doc.leadsCreated} ${doc.leadsCreated === 1 ? "lead" : "leads"}` : "Rejected"}
@@ -160,35 +170,11 @@ export function LeadIntakeCard({ dealershipId }: { dealershipId: string }) {
           )}
         </CardContent>
       </Card>
-      {shown && <SecretDialog shown={shown} onClose={() => setShown(null)} />}
+      {shown && (
+        <ShownOnceDialog title={`Secret for ${shown.credential.name}`} value={shown.secret} hint={`Give it to ${shown.credential.name}'s provider with the instructions on this tab, separately from them: anyone with it can send you leads.`} onClose={() => setShown(null)}>
+          {shown.credential.mailAddress && <p className="break-all text-sm">A provider that can only e-mail leads sends them to {shown.credential.mailAddress}.</p>}
+        </ShownOnceDialog>
+      )}
     </div>
-  );
-}
-
-/** The secret, this once: the server keeps only its hash (decision 131). */
-function SecretDialog({ shown, onClose }: { shown: IntakeCredentialWithSecret; onClose: () => void }) {
-  function copy() {
-    void navigator.clipboard?.writeText(shown.secret).then(() => toast({ title: "Copied", variant: "success" }));
-  }
-  return (
-    <Dialog open onOpenChange={(next) => !next && onClose()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Secret for {shown.credential.name}</DialogTitle>
-          <DialogDescription>Copy it now: it is shown this once. Send it as Authorization: Bearer, or as the HTTP Basic password.</DialogDescription>
-        </DialogHeader>
-        <code className="block break-all rounded-md border bg-muted/50 p-3 text-sm" data-testid="intake-secret">
-          {shown.secret}
-        </code>
-        {shown.credential.mailAddress && <p className="text-sm">Intake e-mail address: {shown.credential.mailAddress}</p>}
-        <DialogFooter>
-          <Button variant="outline" onClick={copy}>
-            <Copy />
-            Copy
-          </Button>
-          <Button onClick={onClose}>Done</Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
   );
 }

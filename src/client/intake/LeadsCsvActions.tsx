@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Download, FileUp, Upload } from "lucide-react";
 import { useId, useState } from "react";
+import { LEAD_SOURCE_LABELS } from "../../shared/lead-source";
 import type { ImportLeadField, ImportPreview } from "../../shared/schemas/responses/intake";
 import { Button } from "../components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../components/ui/dialog";
@@ -10,6 +11,7 @@ import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { leadsRootKey } from "../leads/api";
 import { commitImport, exportUrl, previewImport } from "./api";
+import { formatPhone } from "../../shared/phone";
 
 // Import and Export on the leads lists, for front desk and management (issue 14; decision 135). Import: choose a
 // file, see the columns mapped and a few rows, fix the mapping, see every row's errors; nothing is saved until Import,
@@ -21,6 +23,7 @@ const FIELD_LABELS: Record<ImportLeadField, string> = {
   email: "Email",
   phone: "Phone",
   description: "Description",
+  source: "Lead source",
 };
 
 export function LeadsCsvActions({ dealershipId, filters }: { dealershipId: string; filters: Record<string, string | undefined> }) {
@@ -99,8 +102,8 @@ function ImportLeadsDialog({ dealershipId, onClose }: { dealershipId: string; on
         <DialogHeader>
           <DialogTitle>Import Leads</DialogTitle>
           <DialogDescription>
-            A CSV file whose first row names the columns (up to 5,000 rows, 5 MB). Every row is checked first; if any row has an
-            error, nothing is imported.
+            A CSV file whose first row names the columns (up to 5,000 rows, 5 MB), separated by commas, semicolons or tabs, in
+            UTF-8, UTF-16 or Windows-1252. Every row is checked first; if any row has an error, nothing is imported.
           </DialogDescription>
         </DialogHeader>
         <div className="grid gap-2">
@@ -155,7 +158,7 @@ function ImportLeadsDialog({ dealershipId, onClose }: { dealershipId: string; on
               <ul className="grid max-h-40 gap-1 overflow-y-auto rounded-md border border-destructive/30 p-2 text-sm" aria-label="Rows with errors" tabIndex={0}>
                 {preview.errors.map((error) => (
                   <li key={error.line}>
-                    <span className="font-medium">Line {error.line}:</span>{" "}
+                    <span className="font-medium">Row {error.line}:</span>{" "}
                     {Object.entries(error.fields)
                       .map(([field, message]) => `${FIELD_LABELS[field as ImportLeadField] ?? field}: ${message}`)
                       .join("; ")}
@@ -169,10 +172,11 @@ function ImportLeadsDialog({ dealershipId, onClose }: { dealershipId: string; on
                   <caption className="sr-only">The first rows as they will be imported</caption>
                   <thead className="bg-muted/50">
                     <tr>
-                      <th className="px-2 py-1.5 font-medium">Line</th>
+                      <th className="px-2 py-1.5 font-medium">Row</th>
                       <th className="px-2 py-1.5 font-medium">Name</th>
                       <th className="px-2 py-1.5 font-medium">Email</th>
                       <th className="px-2 py-1.5 font-medium">Phone</th>
+                      <th className="px-2 py-1.5 font-medium">Source</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -183,7 +187,8 @@ function ImportLeadsDialog({ dealershipId, onClose }: { dealershipId: string; on
                           {row.firstName} {row.lastName}
                         </td>
                         <td className="px-2 py-1.5">{row.email ?? "—"}</td>
-                        <td className="px-2 py-1.5">{row.phone ?? "—"}</td>
+                        <td className="px-2 py-1.5">{row.phone ? formatPhone(row.phone) : "—"}</td>
+                        <td className="px-2 py-1.5">{LEAD_SOURCE_LABELS[row.source]}</td>
                       </tr>
                     ))}
                   </tbody>

@@ -1,8 +1,9 @@
-import { ArrowLeft, FileQuestion, Pencil, Save, Trash2, X } from "lucide-react";
+import { ArrowLeft, FileQuestion, GitMerge, Pencil, Save, Trash2, X } from "lucide-react";
 import { useEffect, useState, type ComponentType, type ReactNode } from "react";
 import { Controller } from "react-hook-form";
 import { Link, useLocation, useNavigate, useParams } from "react-router";
-import { LEAD_STATUSES, type LeadStatus } from "../../shared/constants";
+import { DEFAULT_TIMEZONE, LEAD_STATUSES, type LeadStatus } from "../../shared/constants";
+import { onDealershipClock } from "../../shared/dealership-clock";
 import { fullName } from "../../shared/format";
 import { LEAD_STATUS_LABELS, updateLeadSchema, type Lead } from "../../shared/schemas/lead";
 import { LeadAppointments } from "../appointments/LeadAppointments";
@@ -17,29 +18,36 @@ import { Skeleton } from "../components/ui/skeleton";
 import { Spinner } from "../components/ui/spinner";
 import { Textarea } from "../components/ui/textarea";
 import { useCurrentDealership } from "../dealerships/dealership-context";
-import { errorStatus, serverMessage } from "../lib/api";
+import { ApiError, errorStatus, serverMessage } from "../lib/api";
+import type { LeadRefusal } from "../../shared/schemas/responses/leads";
 import { toast } from "../lib/toast";
 import { cn } from "../lib/utils";
 import { useDeleteLead, useLead, useUpdateLead, useUpdateLeadStatus } from "./api";
+import { LostReasonDialog } from "./LostReasonDialog";
+import { useLostReasons } from "./lost-reasons-api";
 import { ClaimButton, LeadStatusBadge, TimeAgo } from "./components";
 import { DeleteLeadDialog } from "./lead-row-menu";
 import { DuplicateBanner } from "./DuplicateBanner";
 import { recordCall } from "./duplicates-api";
 import { LeadSourceBadge } from "../intake/LeadSourceBadge";
 import { LeadTestDrives } from "./LeadTestDrives";
+import { LeadVehicles } from "./LeadVehicles";
+import { LeadTimeline } from "./LeadTimeline";
+import { LeadTasks } from "../tasks/LeadTasks";
 import { useClaimAction } from "./use-lead-actions";
+import { formatPhone, phoneHref } from "../../shared/phone";
 
 // /leads/detail/:leadId (spec part 2 Lead detail): Lead Information with Edit Lead (Save / Cancel restores), a side
 // column (Created, Status, Claimed By, Claimed At), the lead's appointments and test drives, and a not-found state.
 
 /** Lists of other areas shown under the lead (appointments now; the test-drives area adds its list here). */
-export const leadDetailPanels: Array<ComponentType<{ leadId: string }>> = [LeadAppointments, LeadTestDrives];
+export const leadDetailPanels: Array<ComponentType<{ leadId: string }>> = [LeadVehicles, LeadTasks, LeadAppointments, LeadTestDrives, LeadTimeline];
 
 const formValues = (lead: Lead) => ({
   firstName: lead.firstName,
   lastName: lead.lastName,
   email: lead.email ?? "",
-  phone: lead.phone ?? "",
+  phone: formatPhone(lead.phone),
   description: lead.description ?? "",
   status: lead.status,
 });
@@ -56,12 +64,28 @@ function Field({ label, children, className }: { label: string; children: ReactN
 
 const notProvided = <span className="text-muted-foreground">Not provided</span>;
 
+/** The kept lead a 404 names when the lead opened was merged into it (decision 188), for a viewer who may open it. */
+function mergedIntoOf(error: unknown): LeadRefusal["mergedInto"] {
+  return error instanceof ApiError && error.status === 404 ? (error.data as LeadRefusal | undefined)?.mergedInto : undefined;
+}
+
+/** What the page says after a bookmark of a merged-away lead brought the user here (decision 188). */
+function MergedNotice() {
+  return (
+    <p role="status" className="mb-6 flex items-start gap-2 rounded-xl border border-primary/20 bg-primary/5 p-4 text-sm" data-testid="merged-notice">
+      <GitMerge className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
+      The lead you opened was merged into this one: its appointments, test drives and history are here.
+    </p>
+  );
+}
+
 export function LeadDetailPage() {
   const { leadId = "" } = useParams();
   const navigate = useNavigate();
   const location = useLocation();
   const { dealership } = useCurrentDealership();
   const dealershipId = dealership?.id ?? "";
+  const timezone = dealership?.timezone ?? DEFAULT_TIMEZONE;
   const query = useLead(leadId);
   const lead = query.data;
   const update = useUpdateLead(dealershipId, leadId);
@@ -70,14 +94,25 @@ export function LeadDetailPage() {
   const changeStatus = useUpdateLeadStatus(dealershipId);
   const [editing, setEditing] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // A quick move to Lost waits for its reason (decision 202).
+  const [askingLostReason, setAskingLostReason] = useState(false);
   const form = useZodForm(updateLeadSchema, { defaultValues: lead ? formValues(lead) : undefined });
   const { errors } = form.formState;
+  const editedStatus = form.watch("status");
+  const lostReasons = useLostReasons(dealershipId, editing && editedStatus === "lost");
 
   useEffect(() => {
     if (lead && !editing) form.reset(formValues(lead));
   }, [lead, editing, form]);
 
-  if (query.isPending) {
+  // A bookmark of a merged-away lead: on to the lead it lives in, saying so there.
+  const mergedInto = mergedIntoOf(query.error);
+  useEffect(() => {
+    if (mergedInto) navigate(`/leads/detail/${mergedInto.id}`, { replace: true, state: { mergedFrom: leadId } });
+  }, [mergedInto, leadId, navigate]);
+  const arrivedFromMerged = typeof (location.state as { mergedFrom?: unknown } | null)?.mergedFrom === "string";
+
+  if (query.isPending || mergedInto) {
     return (
       <div className="mx-auto max-w-6xl" aria-busy="true" aria-label="Loading lead">
         <Skeleton className="h-9 w-24" />
@@ -111,7 +146,8 @@ export function LeadDetailPage() {
 
   const save = form.handleSubmit(async (values) => {
     try {
-      await update.mutateAsync(values);
+      // A reason goes only with a move to Lost (decision 202).
+      await update.mutateAsync(values.status === "lost" && lead.status !== "lost" ? values : { ...values, lostReason: undefined });
       toast({ title: "Lead Updated", description: "The lead's details were saved.", variant: "success" });
       setEditing(false);
     } catch (error) {
@@ -119,6 +155,19 @@ export function LeadDetailPage() {
       toast({ title: "Update Failed", description: serverMessage(error, "Failed to update lead"), variant: "destructive" });
     }
   });
+
+  function quickStatus(status: LeadStatus, lostReason?: string) {
+    changeStatus.mutate(
+      { leadId: lead!.id, status, lostReason },
+      {
+        onSuccess: () => {
+          setAskingLostReason(false);
+          toast({ title: "Lead status updated successfully", variant: "success" });
+        },
+        onError: (error) => toast({ title: "Failed to update lead status", description: serverMessage(error, "Try again."), variant: "destructive" }),
+      },
+    );
+  }
 
   function cancel() {
     form.reset(formValues(lead!));
@@ -173,11 +222,21 @@ export function LeadDetailPage() {
           )
         }
       />
+      {arrivedFromMerged && <MergedNotice />}
+      <LostReasonDialog
+        dealershipId={dealershipId}
+        leadName={fullName(lead)}
+        open={askingLostReason}
+        pending={changeStatus.isPending}
+        onCancel={() => setAskingLostReason(false)}
+        onConfirm={(reason) => quickStatus("lost", reason)}
+      />
       <DeleteLeadDialog lead={lead} open={confirmDelete} onOpenChange={setConfirmDelete} onConfirm={() => void deleteLead()} />
       <DuplicateBanner lead={lead} dealershipId={dealershipId} />
 
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="grid content-start gap-6 lg:col-span-2">
+      {/* grid-cols-1: tracks no wider than the screen, so a long e-mail or vehicle wraps instead of widening the page. */}
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+        <div className="grid grid-cols-1 content-start gap-6 lg:col-span-2">
           <Card>
             <CardHeader>
               <CardTitle>Lead Information</CardTitle>
@@ -218,6 +277,28 @@ export function LeadDetailPage() {
                         </FormField>
                       )}
                     />
+                    {editedStatus === "lost" && lead.status !== "lost" && (
+                      <Controller
+                        control={form.control}
+                        name="lostReason"
+                        render={({ field }) => (
+                          <FormField label="Lost Reason" required error={errors.lostReason?.message}>
+                            <Select value={field.value ?? ""} onValueChange={field.onChange}>
+                              <SelectTrigger id="edit-lost-reason" aria-label="Lost reason" className="w-full">
+                                <SelectValue placeholder="Choose why it was lost" />
+                              </SelectTrigger>
+                              <SelectContent>
+                                {(lostReasons.data ?? []).map((reason) => (
+                                  <SelectItem key={reason} value={reason}>
+                                    {reason}
+                                  </SelectItem>
+                                ))}
+                              </SelectContent>
+                            </Select>
+                          </FormField>
+                        )}
+                      />
+                    )}
                   </div>
                   <FormField label="Description" error={errors.description?.message}>
                     <Textarea id="edit-description" rows={4} {...form.register("description")} />
@@ -255,8 +336,8 @@ export function LeadDetailPage() {
                   <Field label="Phone">
                     {lead.phone ? (
                       // A call is an answer to the lead (speed-to-lead, decision 140).
-                      <a href={`tel:${lead.phone.replace(/[^\d+]/g, "")}`} onClick={() => recordCall(lead.id)} className="tabular-nums text-primary hover:underline">
-                        {lead.phone}
+                      <a href={phoneHref(lead.phone) ?? undefined} onClick={() => recordCall(lead.id)} className="tabular-nums text-primary hover:underline">
+                        {formatPhone(lead.phone)}
                       </a>
                     ) : (
                       notProvided
@@ -281,7 +362,7 @@ export function LeadDetailPage() {
           <CardContent>
             <dl className="grid gap-4" data-testid="lead-side">
               <Field label="Created">
-                <span>{new Date(lead.createdAt).toLocaleString()}</span>
+                <span>{onDealershipClock(lead.createdAt, timezone)}</span>
                 <span className="block text-xs">
                   <TimeAgo value={lead.createdAt} />
                 </span>
@@ -291,15 +372,7 @@ export function LeadDetailPage() {
                 <Select
                   value={lead.status}
                   disabled={editing || changeStatus.isPending}
-                  onValueChange={(status) =>
-                    changeStatus.mutate(
-                      { leadId: lead.id, status: status as LeadStatus },
-                      {
-                        onSuccess: () => toast({ title: "Lead status updated successfully", variant: "success" }),
-                        onError: () => toast({ title: "Failed to update lead status", variant: "destructive" }),
-                      },
-                    )
-                  }
+                  onValueChange={(status) => (status === "lost" ? setAskingLostReason(true) : quickStatus(status as LeadStatus))}
                 >
                   <SelectTrigger aria-label="Change status" className="mt-1 h-9 w-full" data-testid="quick-status">
                     <SelectValue />
@@ -313,9 +386,10 @@ export function LeadDetailPage() {
                   </SelectContent>
                 </Select>
               </Field>
+              {lead.status === "lost" && lead.lostReason && <Field label="Lost Reason">{lead.lostReason}</Field>}
               <Field label="Claimed By">{lead.claimedBy ? (lead.claimedByName ?? lead.claimedBy) : <span className="text-muted-foreground">Not claimed</span>}</Field>
               <Field label="Claimed At">
-                {lead.claimedAt ? new Date(lead.claimedAt).toLocaleString() : <span className="text-muted-foreground">Not claimed</span>}
+                {lead.claimedAt ? onDealershipClock(lead.claimedAt, timezone) : <span className="text-muted-foreground">Not claimed</span>}
               </Field>
             </dl>
           </CardContent>

@@ -16,7 +16,7 @@ function DriveItem({ drive }: { drive: TestDrive }) {
   return (
     <li className="rounded-lg border p-3" data-testid="lead-test-drive" data-status={detailStatusOf(drive.status)}>
       <div className="flex items-start justify-between gap-2">
-        <Link to={`/test-drives/${drive.id}`} className="min-w-0 truncate text-sm font-semibold hover:underline">
+        <Link to={`/test-drives/${drive.id}`} className="min-w-0 break-words text-sm font-semibold hover:underline">
           {drive.vehicleDriven ?? "Test drive"}
         </Link>
         <TestDriveStatusBadge status={drive.status} neutralOthers />
@@ -57,7 +57,7 @@ export function LeadTestDrives({ leadId }: { leadId: string }) {
             No test drives for this lead yet.
           </div>
         ) : (
-          <ul className="grid gap-2">
+          <ul className="grid grid-cols-1 gap-2">
             {drives.map((drive) => (
               <DriveItem key={drive.id} drive={drive} />
             ))}

@@ -1,4 +1,4 @@
-import { CalendarPlus, Eye, Search, Users } from "lucide-react";
+import { CalendarPlus, Columns3, Eye, List, Search, Users } from "lucide-react";
 import { useDeferredValue, useState } from "react";
 import { Link } from "react-router";
 import { LEAD_STATUS_LABELS, type LeadStatus } from "../../shared/constants";
@@ -7,11 +7,13 @@ import { fullName } from "../../shared/format";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Card } from "../components/ui/card";
+import { Segmented } from "../components/ui/segmented";
 import { SearchInput } from "../components/ui/search-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select";
 import { useCan, useCurrentDealership } from "../dealerships/dealership-context";
 import { LeadsCsvActions } from "../intake/LeadsCsvActions";
 import { useLeadList } from "./api";
+import { ClientsBoard } from "./ClientsBoard";
 import { ContactLines, CustomerCell, LeadList, LeadListSkeleton, LoadMoreLeads, LeadStatusBadge, TimeAgo, type LeadColumn } from "./components";
 import { LeadRowMenu } from "./lead-row-menu";
 import { LeadSourceSelect, useSourceFilter } from "./LeadSourceFilter";
@@ -25,12 +27,36 @@ const ALL = "all";
 /** part 1 §2.5 names "All Statuses" and "Claimed"; the other worked statuses (part 2 §4) follow. */
 const FILTERS: Array<LeadStatus> = ["claimed", "contacted", "qualified", "inProgress", "closed", "lost"];
 
+/** List or board (issue 27), remembered in this browser. */
+type View = "list" | "board";
+const VIEW_KEY = "showroom.myClients.view";
+
+function useRememberedView(): [View, (view: View) => void] {
+  const [view, setView] = useState<View>(() => {
+    try {
+      return localStorage.getItem(VIEW_KEY) === "board" ? "board" : "list";
+    } catch {
+      return "list"; // storage refused (private mode): the list, as before
+    }
+  });
+  const remember = (next: View) => {
+    setView(next);
+    try {
+      localStorage.setItem(VIEW_KEY, next);
+    } catch {
+      // not remembered; the choice still holds on this page
+    }
+  };
+  return [view, remember];
+}
+
 export function MyClientsPage() {
   const { dealership } = useCurrentDealership();
   const seeAll = useCan("seeAllClaimedLeads");
   const [search, setSearch] = useState("");
   const [status, setStatus] = useState<LeadStatus | "">("");
   const [source, setSource] = useSourceFilter();
+  const [view, setView] = useRememberedView();
   const q = useDeferredValue(search.trim());
   const list = useLeadList(dealership?.id, "my", { q, status, source });
   const { deleting, remove } = useDeleteAction(dealership?.id ?? "", "myClients");
@@ -106,6 +132,16 @@ export function MyClientsPage() {
           </SelectContent>
         </Select>
         <LeadSourceSelect value={source} onChange={setSource} />
+        <Segmented
+          label="Show clients as"
+          value={view}
+          onChange={setView}
+          options={[
+            { value: "list", label: "List", icon: <List aria-hidden="true" /> },
+            { value: "board", label: "Board", icon: <Columns3 aria-hidden="true" /> },
+          ]}
+          className="sm:ml-auto sm:w-48"
+        />
       </div>
       <Card className="overflow-hidden max-md:border-0 max-md:bg-transparent max-md:shadow-none">
         {list.isPending ? (
@@ -116,6 +152,11 @@ export function MyClientsPage() {
           </EmptyState>
         ) : list.leads.length === 0 ? (
           <div className="max-md:rounded-xl max-md:border max-md:bg-card">{empty}</div>
+        ) : view === "board" ? (
+          <div className="p-3 max-md:p-0">
+            <ClientsBoard dealershipId={dealership?.id ?? ""} leads={list.leads} showClaimer={seeAll} />
+            <LoadMoreLeads list={list} />
+          </div>
         ) : (
           <>
             <LeadList

@@ -17,6 +17,8 @@ export const leadsRootKey = (dealershipId: string) => ["/api/dealerships", deale
 export const leadKey = (leadId: string) => ["/api/leads", leadId] as const;
 export const metricsKey = (dealershipId: string) => ["/api/dealerships", dealershipId, "metrics"] as const;
 export const membersKey = (dealershipId: string) => ["/api/dealerships", dealershipId, "users"] as const;
+/** Recently deleted (decision 214): refreshed with the lists, since a delete or a restore changes both. */
+export const deletedLeadsKey = (dealershipId: string) => ["/api/dealerships", dealershipId, "deleted-leads"] as const;
 
 /** A list's filters: the search, the status and the source (issue 14), each left out when empty. */
 export interface LeadListFilters {
@@ -118,6 +120,7 @@ export function useDealershipMembers(dealershipId: string | undefined, enabled =
 export function invalidateLeads(queryClient: QueryClient, dealershipId: string, leadId?: string): void {
   void queryClient.invalidateQueries({ queryKey: leadsRootKey(dealershipId) });
   void queryClient.invalidateQueries({ queryKey: metricsKey(dealershipId) });
+  void queryClient.invalidateQueries({ queryKey: deletedLeadsKey(dealershipId) });
   if (leadId) void queryClient.invalidateQueries({ queryKey: leadKey(leadId) });
 }
 
@@ -207,8 +210,8 @@ export function useUpdateLead(dealershipId: string, leadId: string) {
 
 export function useUpdateLeadStatus(dealershipId: string) {
   const queryClient = useQueryClient();
-  return useMutation<Lead, Error, { leadId: string; status: LeadStatus }>({
-    mutationFn: ({ leadId, status }) => api.patch<Lead>(`/api/leads/${leadId}/status`, { status }),
+  return useMutation<Lead, Error, { leadId: string; status: LeadStatus; lostReason?: string }>({
+    mutationFn: ({ leadId, status, lostReason }) => api.patch<Lead>(`/api/leads/${leadId}/status`, lostReason ? { status, lostReason } : { status }),
     onSuccess: (lead) => {
       queryClient.setQueryData(leadKey(lead.id), lead);
       invalidateLeads(queryClient, dealershipId);

@@ -10,6 +10,8 @@ import { Skeleton } from "../components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../components/ui/table";
 import { LeadSourceBadge } from "../intake/LeadSourceBadge";
 import { cn } from "../lib/utils";
+import { phoneHref } from "../../shared/phone-text";
+import { usePhoneText } from "../lib/phone-text";
 
 // Pieces shared by the leads screens and the dashboard: status badge, contact lines, the Claim button with its
 // "Claiming..." / "Claimed!" states, the row menu with Delete Lead, and a list drawn as a table on wide screens and as
@@ -26,6 +28,7 @@ export function LeadStatusBadge({ status }: { status: LeadStatus }) {
 }
 
 export function ContactLines({ lead, compact = false }: { lead: Pick<Lead, "email" | "phone">; compact?: boolean }) {
+  const phone = usePhoneText(lead.phone);
   if (!lead.email && !lead.phone) return <span className="text-sm text-muted-foreground">No contact details</span>;
   return (
     <div className="grid min-w-0 gap-1 text-sm">
@@ -36,9 +39,9 @@ export function ContactLines({ lead, compact = false }: { lead: Pick<Lead, "emai
         </a>
       )}
       {lead.phone && (
-        <a href={`tel:${lead.phone.replace(/[^\d+]/g, "")}`} className="inline-flex items-center gap-1.5 whitespace-nowrap tabular-nums text-foreground hover:text-primary hover:underline">
+        <a href={phoneHref(lead.phone) ?? undefined} className="inline-flex items-center gap-1.5 whitespace-nowrap tabular-nums text-foreground hover:text-primary hover:underline">
           <Phone className="size-3.5 shrink-0 text-muted-foreground" aria-hidden="true" />
-          {lead.phone}
+          {phone}
         </a>
       )}
     </div>
@@ -48,7 +51,8 @@ export function ContactLines({ lead, compact = false }: { lead: Pick<Lead, "emai
 export function CustomerCell({ lead, showDescription = true }: { lead: Lead; showDescription?: boolean }) {
   return (
     <div className="min-w-0">
-      <Link to={`/leads/detail/${lead.id}`} className="block truncate font-semibold text-foreground hover:text-primary hover:underline">
+      {/* The whole name, wrapped: a cut "Maximiliana-Josefina Featherst…" is not a name a rep can greet (issue 30). */}
+      <Link to={`/leads/detail/${lead.id}`} className="block break-words font-semibold text-foreground hover:text-primary hover:underline">
         {fullName(lead)}
       </Link>
       <LeadSourceBadge lead={lead} />
@@ -162,7 +166,8 @@ export function LeadList({
           </TableBody>
         </Table>
       </div>
-      <ul className="grid gap-3 md:hidden" aria-label={label}>
+      {/* grid-cols-1 (minmax(0, 1fr)): a card is as wide as the list, however long a name or a row of buttons (issue 30). */}
+      <ul className="grid grid-cols-1 gap-3 md:hidden" aria-label={label}>
         {leads.map((lead) => (
           <li
             key={lead.id}
@@ -178,7 +183,7 @@ export function LeadList({
             <div className="mt-3">
               <ContactLines lead={lead} />
             </div>
-            <div className="mt-3 flex items-center justify-between gap-2 border-t pt-3">
+            <div className="mt-3 flex flex-wrap items-center justify-between gap-2 border-t pt-3">
               <span className="min-w-0 text-xs text-muted-foreground">
                 {lead.claimedAt ? "Claimed " : "Created "}
                 <TimeAgo value={lead.claimedAt ?? lead.createdAt} />

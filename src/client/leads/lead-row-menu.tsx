@@ -54,7 +54,10 @@ export function DeleteLeadDialog({ lead, open, onOpenChange, onConfirm }: { lead
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>Delete {fullName(lead)}?</AlertDialogTitle>
-          <AlertDialogDescription>The lead and its details will be removed for everyone at the dealership. This cannot be undone.</AlertDialogDescription>
+          <AlertDialogDescription>
+            The lead, its notes, tasks and history are removed for everyone at the dealership. Management can restore it
+            from Recently Deleted for 30 days.
+          </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
           <AlertDialogCancel>Cancel</AlertDialogCancel>

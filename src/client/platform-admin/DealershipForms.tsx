@@ -10,6 +10,7 @@ import { PhoneInput } from "../components/ui/phone-input";
 import { Spinner } from "../components/ui/spinner";
 import { useCreateDealership, useDeleteDealership, useUpdateDealership } from "./api";
 import { ConfirmDialog } from "./parts";
+import { formatPhone } from "../../shared/phone";
 
 // The dealership forms (part 2 §2 "Add Dealership" and the Manage dialog's Details; §5: a name, and on creation the
 // first admin's e-mail, first and last name).
@@ -99,7 +100,7 @@ export function DealershipDetails({ dealership, onDeleted }: { dealership: Platf
     defaultValues: {
       name: dealership.name,
       address: dealership.address ?? "",
-      phone: dealership.phone ?? "",
+      phone: formatPhone(dealership.phone),
       email: dealership.email ?? "",
       website: dealership.website ?? "",
     },
@@ -109,7 +110,7 @@ export function DealershipDetails({ dealership, onDeleted }: { dealership: Platf
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await update.mutateAsync(values);
-      form.reset({ name: saved.name, address: saved.address ?? "", phone: saved.phone ?? "", email: saved.email ?? "", website: saved.website ?? "" });
+      form.reset({ name: saved.name, address: saved.address ?? "", phone: formatPhone(saved.phone), email: saved.email ?? "", website: saved.website ?? "" });
     } catch (error) {
       applyServerFieldErrors(form, error);
     }

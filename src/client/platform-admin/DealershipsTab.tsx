@@ -13,6 +13,7 @@ import { useDealerships } from "./api";
 import { CreateDealershipDialog } from "./DealershipForms";
 import { ManageDealershipDialog } from "./ManageDealershipDialog";
 import { Pager, useSettled } from "./parts";
+import { formatPhone } from "../../shared/phone";
 
 // The Dealerships tab (part 2 §2): name, address, created date, phone, Active badge and Manage; Refresh and
 // Add Dealership. Searched and paged on the server (decision 091).
@@ -112,7 +113,7 @@ function DealershipRow({ dealership, onManage }: { dealership: PlatformDealershi
             </span>
             {dealership.phone && (
               <span className="flex items-center gap-1">
-                <Phone className="size-3.5" aria-hidden="true" /> {dealership.phone}
+                <Phone className="size-3.5" aria-hidden="true" /> {formatPhone(dealership.phone)}
               </span>
             )}
             <span>Created {format(new Date(dealership.createdAt), "MMM d, yyyy")}</span>

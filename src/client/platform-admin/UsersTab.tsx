@@ -23,6 +23,7 @@ import { toast } from "../lib/toast";
 import { cn, initialsOf } from "../lib/utils";
 import { useDeleteUser, useGrantAdmin, useRevokeAdmin, useUpdateUser, useUsers } from "./api";
 import { ConfirmDialog, Pager, useSettled } from "./parts";
+import { formatPhone } from "../../shared/phone";
 
 // The Users tab (part 2 §2): grant admin by e-mail; the platform administrators (or every user) with their dealership
 // assignments; Edit, Delete and Revoke Admin, the last two unavailable for oneself (§5, §8 "Cannot Delete").
@@ -213,7 +214,7 @@ function UserRow({ user, isMe, onEdit, onDelete, onRevoke }: { user: PlatformUse
           </div>
           <div className="truncate text-[13px] text-muted-foreground">
             {user.email}
-            {user.phone ? ` · ${user.phone}` : ""}
+            {user.phone ? ` · ${formatPhone(user.phone)}` : ""}
           </div>
           <div className="mt-2 flex flex-wrap gap-1.5" aria-label={`Dealerships of ${name}`}>
             {user.dealerships.length === 0 ? (
@@ -283,7 +284,7 @@ function EditUserForm({ user, isMe, onClose }: { user: PlatformUser; isMe: boole
   const revoke = useRevokeAdmin();
   const [isAdmin, setIsAdmin] = useState(user.isAdmin);
   const form = useZodForm(platformUserUpdateSchema, {
-    defaultValues: { firstName: user.firstName ?? "", lastName: user.lastName ?? "", email: user.email, phone: user.phone ?? "" },
+    defaultValues: { firstName: user.firstName ?? "", lastName: user.lastName ?? "", email: user.email, phone: formatPhone(user.phone) },
   });
   const { errors } = form.formState;
 

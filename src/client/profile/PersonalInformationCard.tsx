@@ -1,7 +1,8 @@
-import { Pencil } from "lucide-react";
+import { BadgeCheck, MailWarning, Pencil } from "lucide-react";
 import { useState } from "react";
-import { profileSchema } from "../../shared/schemas/profile";
+import { profileFormSchema } from "../../shared/schemas/profile";
 import type { CurrentUser } from "../../shared/schemas/responses/auth";
+import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
 import { applyServerFieldErrors, FormField, useZodForm } from "../components/ui/form";
@@ -10,18 +11,24 @@ import { Spinner } from "../components/ui/spinner";
 import { serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import { useUpdateProfile } from "./api";
+import { VerifyEmailDialog } from "./EmailDialogs";
 
 function memberSince(createdAt: string | null | undefined): string {
   const date = createdAt ? new Date(createdAt) : null;
   return date && !Number.isNaN(date.getTime()) ? date.toLocaleDateString(undefined, { year: "numeric", month: "long", day: "numeric" }) : "N/A";
 }
 
-/** Personal Information (part 2 §2): names and e-mail after "Edit Profile"; User ID and Member Since read-only. */
-export function PersonalInformationCard({ user }: { user: CurrentUser }) {
+/**
+ * Personal Information (part 2 §2): names and e-mail after "Edit Profile"; User ID and Member Since read-only. Saving
+ * stores the names; a new e-mail goes on to the Change E-mail dialog (`onEmailChange`), which changes it only once the
+ * new address has proved itself (decision 169). An unproven address shows "Not verified" and Verify E-mail.
+ */
+export function PersonalInformationCard({ user, onEmailChange }: { user: CurrentUser; onEmailChange: (email: string) => void }) {
   const [editing, setEditing] = useState(false);
+  const [verifying, setVerifying] = useState(false);
   const update = useUpdateProfile();
   const defaults = { firstName: user.firstName ?? "", lastName: user.lastName ?? "", email: user.email };
-  const form = useZodForm(profileSchema, { defaultValues: defaults });
+  const form = useZodForm(profileFormSchema, { defaultValues: defaults });
   const { errors } = form.formState;
 
   function cancel() {
@@ -29,20 +36,26 @@ export function PersonalInformationCard({ user }: { user: CurrentUser }) {
     setEditing(false);
   }
 
-  const submit = form.handleSubmit((values) =>
-    update.mutate(values, {
-      onSuccess: (saved) => {
-        form.reset({ firstName: saved.firstName ?? "", lastName: saved.lastName ?? "", email: saved.email });
-        setEditing(false);
+  const submit = form.handleSubmit(({ firstName, lastName, email }) => {
+    const emailChanged = email !== user.email;
+    const done = () => {
+      form.reset({ ...defaults, firstName, lastName });
+      setEditing(false);
+      if (emailChanged) onEmailChange(email);
+    };
+    if (firstName === defaults.firstName && lastName === defaults.lastName) return done();
+    update.mutate(
+      { firstName, lastName },
+      {
+        onSuccess: done,
+        onError: (error) => {
+          if (!applyServerFieldErrors(form, error)) {
+            toast({ title: "Update Failed", description: serverMessage(error, "Failed to update profile"), variant: "destructive" });
+          }
+        },
       },
-      onError: (error) => {
-        if (!applyServerFieldErrors(form, error)) {
-          toast({ title: "Update Failed", description: serverMessage(error, "Failed to update profile"), variant: "destructive" });
-        }
-        if (error.message.startsWith("409")) form.setError("email", { type: "server", message: serverMessage(error, "") });
-      },
-    }),
-  );
+    );
+  });
 
   return (
     <Card>
@@ -67,17 +80,47 @@ export function PersonalInformationCard({ user }: { user: CurrentUser }) {
               <Input id="profile-last-name" autoComplete="family-name" disabled={!editing} {...form.register("lastName")} />
             </FormField>
           </div>
-          <FormField label="Email Address" error={errors.email?.message}>
+          <FormField
+            label="Email Address"
+            error={errors.email?.message}
+            hint={editing ? "A new address is confirmed with your password and a code we send to it." : undefined}
+          >
             <Input id="profile-email" type="email" inputMode="email" autoComplete="email" disabled={!editing} {...form.register("email")} />
           </FormField>
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField label="User ID">
-              <Input id="profile-user-id" value={user.id} readOnly className="font-mono text-xs text-muted-foreground" />
-            </FormField>
-            <FormField label="Member Since">
-              <Input id="profile-member-since" value={memberSince(user.createdAt)} readOnly className="text-muted-foreground" />
-            </FormField>
-          </div>
+          {!editing && (
+            <div className="-mt-1 flex flex-wrap items-center gap-2" data-testid="email-verification">
+              {user.emailVerifiedAt ? (
+                <Badge variant="success">
+                  <BadgeCheck aria-hidden="true" /> Verified
+                </Badge>
+              ) : (
+                <>
+                  <Badge variant="warning">
+                    <MailWarning aria-hidden="true" /> Not verified
+                  </Badge>
+                  <Button variant="link" size="sm" className="h-auto px-0" onClick={() => setVerifying(true)}>
+                    Verify E-mail
+                  </Button>
+                </>
+              )}
+            </div>
+          )}
+          {/* Facts, not fields: read-only inputs looked editable, and a bare User ID said nothing to a salesperson (issue 30). */}
+          <dl className="grid gap-4 text-sm sm:grid-cols-2">
+            <div>
+              <dt className="font-medium">Member Since</dt>
+              <dd className="mt-1 text-muted-foreground" data-testid="profile-member-since">
+                {memberSince(user.createdAt)}
+              </dd>
+            </div>
+            <div>
+              <dt className="font-medium">User ID</dt>
+              <dd className="mt-1 text-muted-foreground" data-testid="profile-user-id">
+                <span className="break-all font-mono text-xs text-foreground">{user.id}</span>
+                <span className="block text-xs">Quote it if you contact support.</span>
+              </dd>
+            </div>
+          </dl>
           {editing && (
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <Button variant="ghost" onClick={cancel} disabled={update.isPending}>
@@ -91,6 +134,7 @@ export function PersonalInformationCard({ user }: { user: CurrentUser }) {
           )}
         </form>
       </CardContent>
+      <VerifyEmailDialog open={verifying} email={user.email} onClose={() => setVerifying(false)} />
     </Card>
   );
 }

@@ -1,23 +1,25 @@
-import { Check, Copy, Download, ShieldCheck, ShieldOff } from "lucide-react";
+import { Check, Copy, Download, KeyRound, ShieldCheck, ShieldOff, Smartphone } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { TwoFactorSetup } from "../../shared/schemas/responses/profile";
 import {
   authenticatorCodeField,
-  BACKUP_CODE_INPUT_MAX,
   COPIED_LABEL_MS,
   disableTwoFactorSchema,
+  PASSWORD_OR_CODE_NEEDED,
+  regenerateBackupCodesSchema,
   TWO_FACTOR_CODE_LENGTH,
 } from "../../shared/schemas/two-factor";
 import { PasswordInput } from "../auth/PasswordInput";
 import { Badge } from "../components/ui/badge";
 import { Button } from "../components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "../components/ui/dialog";
+import { CodeInput } from "../components/ui/code-input";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogFormFooter, DialogHeader, DialogTitle } from "../components/ui/dialog";
 import { FormField } from "../components/ui/form";
-import { Input } from "../components/ui/input";
+import { Segmented } from "../components/ui/segmented";
 import { Skeleton } from "../components/ui/skeleton";
 import { Spinner } from "../components/ui/spinner";
-import { fieldErrors } from "../lib/api";
+import { fieldErrors, serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
 import {
   useDisableTwoFactor,
@@ -26,15 +28,16 @@ import {
   useTwoFactorStatus,
   useVerifyTwoFactorSetup,
 } from "./api";
+import { SecondFactorCodeInput } from "./SecondFactorCodeInput";
 
 /** The Two-factor settings card (part 2 §2): status, Enable 2FA, New Backup Codes, Disable, and their dialogs. */
 export function TwoFactorCard() {
   const status = useTwoFactorStatus();
   const start = useStartTwoFactorSetup();
-  const regenerate = useRegenerateBackupCodes();
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [disabling, setDisabling] = useState(false);
+  const [regenerating, setRegenerating] = useState(false);
   const enabled = status.data?.enabled ?? false;
 
   return (
@@ -66,8 +69,7 @@ export function TwoFactorCard() {
             </Button>
           ) : (
             <>
-              <Button variant="outline" onClick={() => regenerate.mutate(undefined, { onSuccess: (r) => setCodes(r.backupCodes) })} disabled={regenerate.isPending}>
-                {regenerate.isPending && <Spinner />}
+              <Button variant="outline" onClick={() => setRegenerating(true)}>
                 New Backup Codes
               </Button>
               <Button variant="destructive" onClick={() => setDisabling(true)}>
@@ -82,6 +84,14 @@ export function TwoFactorCard() {
         onClose={() => setSetup(null)}
         onEnabled={(backupCodes) => {
           setSetup(null);
+          setCodes(backupCodes);
+        }}
+      />
+      <RegenerateDialog
+        open={regenerating}
+        onClose={() => setRegenerating(false)}
+        onRegenerated={(backupCodes) => {
+          setRegenerating(false);
           setCodes(backupCodes);
         }}
       />
@@ -144,26 +154,9 @@ function SetupDialog({ setup, onClose, onEnabled }: { setup: TwoFactorSetup | nu
               </code>
             </div>
             <FormField label="Verification code" error={error}>
-              <Input
-                id="two-factor-setup-code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={TWO_FACTOR_CODE_LENGTH}
-                placeholder="123456"
-                className="text-center font-mono text-lg tracking-[0.4em]"
-                value={token}
-                onChange={(e) => setToken(e.target.value.replace(/\D/g, ""))}
-              />
+              <CodeInput id="two-factor-setup-code" length={TWO_FACTOR_CODE_LENGTH} value={token} onChange={(e) => setToken(e.target.value)} />
             </FormField>
-            <DialogFooter>
-              <Button variant="ghost" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={verify.isPending}>
-                {verify.isPending && <Spinner />}
-                Verify and Enable
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter onCancel={close} pending={verify.isPending} submitLabel="Verify and Enable" />
           </form>
         )}
       </DialogContent>
@@ -234,6 +227,88 @@ function BackupCodesDialog({ codes, onClose }: { codes: string[] | null; onClose
   );
 }
 
+type Proof = "password" | "authenticator";
+
+/**
+ * New Backup Codes asks for the password or a current authenticator code first (decision 169): a session left open
+ * on someone's desk must not be enough to get codes that sign in without the phone.
+ */
+function RegenerateDialog({ open, onClose, onRegenerated }: { open: boolean; onClose: () => void; onRegenerated: (codes: string[]) => void }) {
+  const [proof, setProof] = useState<Proof>("password");
+  const [value, setValue] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const regenerate = useRegenerateBackupCodes();
+  const field = proof === "password" ? "password" : "token";
+
+  function close() {
+    setProof("password");
+    setValue("");
+    setErrors({});
+    onClose();
+  }
+
+  function switchProof(next: Proof) {
+    setProof(next);
+    setValue("");
+    setErrors({});
+  }
+
+  function submit() {
+    const parsed = regenerateBackupCodesSchema.safeParse({ [field]: value });
+    if (!parsed.success) return setErrors({ [field]: parsed.error.issues[0]?.message ?? PASSWORD_OR_CODE_NEEDED });
+    setErrors({});
+    regenerate.mutate(parsed.data, {
+      onSuccess: (result) => {
+        setValue("");
+        onRegenerated(result.backupCodes);
+      },
+      onError: (e) => {
+        const fields = fieldErrors(e);
+        setErrors(Object.keys(fields).length > 0 ? fields : { [field]: serverMessage(e, "Failed to regenerate backup codes") });
+      },
+    });
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && close()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>New Backup Codes</DialogTitle>
+          <DialogDescription>Confirm it's you with your password or a code from your authenticator app. Your old backup codes stop working.</DialogDescription>
+        </DialogHeader>
+        <form
+          className="grid gap-4"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <Segmented<Proof>
+            label="Confirm with"
+            value={proof}
+            onChange={switchProof}
+            options={[
+              { value: "password", label: "Password", icon: <KeyRound aria-hidden="true" /> },
+              { value: "authenticator", label: "Authenticator code", icon: <Smartphone aria-hidden="true" /> },
+            ]}
+          />
+          {proof === "password" ? (
+            <FormField label="Password" error={errors.password}>
+              <PasswordInput id="regenerate-codes-password" autoComplete="current-password" autoFocus value={value} onChange={(e) => setValue(e.target.value)} />
+            </FormField>
+          ) : (
+            <FormField label="Authentication code" error={errors.token}>
+              <CodeInput id="regenerate-codes-token" length={TWO_FACTOR_CODE_LENGTH} autoFocus value={value} onChange={(e) => setValue(e.target.value)} />
+            </FormField>
+          )}
+          <DialogFormFooter onCancel={close} pending={regenerate.isPending} submitLabel="Get New Codes" />
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
 /** Password and a code (or a backup code) turn two-factor off (part 2 §5). */
 function DisableDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [password, setPassword] = useState("");
@@ -274,25 +349,9 @@ function DisableDialog({ open, onClose }: { open: boolean; onClose: () => void }
             <PasswordInput id="disable-two-factor-password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
           </FormField>
           <FormField label="Authentication code or backup code" error={errors.token}>
-            <Input
-              id="disable-two-factor-code"
-              autoComplete="one-time-code"
-              maxLength={BACKUP_CODE_INPUT_MAX}
-              placeholder="123456 or XXXX-XXXX"
-              className="font-mono"
-              value={token}
-              onChange={(e) => setToken(e.target.value)}
-            />
+            <SecondFactorCodeInput id="disable-two-factor-code" value={token} onChange={(e) => setToken(e.target.value)} />
           </FormField>
-          <DialogFooter>
-            <Button variant="ghost" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="destructive" disabled={disable.isPending}>
-              {disable.isPending && <Spinner />}
-              Disable 2FA
-            </Button>
-          </DialogFooter>
+          <DialogFormFooter onCancel={close} pending={disable.isPending} submitLabel="Disable 2FA" variant="destructive" />
         </form>
       </DialogContent>
     </Dialog>

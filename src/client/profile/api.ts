@@ -1,15 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { PasswordChangeInput, ProfileInput } from "../../shared/schemas/profile";
+import type { AccountEmailCodeInput, EmailChangeRequestInput, PasswordChangeInput, ProfileInput } from "../../shared/schemas/profile";
 import type { CurrentUser } from "../../shared/schemas/responses/auth";
 import type {
   ActiveSession,
   AvatarResponse,
   BackupCodes,
+  EmailChangeRequested,
   PasswordChanged,
   TwoFactorSetup,
   TwoFactorStatus,
 } from "../../shared/schemas/responses/profile";
-import type { DisableTwoFactorInput, VerifySetupInput } from "../../shared/schemas/two-factor";
+import type { MessageResponse } from "../../shared/schemas/responses/fields";
+import type { DisableTwoFactorInput, RegenerateBackupCodesInput, VerifySetupInput } from "../../shared/schemas/two-factor";
 import { USER_KEY } from "../auth/keys";
 import { api, serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
@@ -43,6 +45,48 @@ export function useUpdateProfile() {
       toast({ title: "Profile Updated", description: "Your personal information has been saved.", variant: "success" });
     },
     // The form shows per-field answers itself; other failures get the toast.
+  });
+}
+
+// ---- The account's e-mail (decision 169): prove it, or change it to a proven new one ----
+
+/** A code to the account's own address. */
+export function useRequestOwnAddressCode() {
+  return useMutation<MessageResponse, Error, void>({
+    mutationFn: () => api.post<MessageResponse>("/api/user/email-verification/request"),
+    onSuccess: ({ message }) => toast({ title: "Verification Code Sent", description: message, variant: "success" }),
+    onError: failure("Failed to Send Code", "Unable to send the verification code. Please try again."),
+  });
+}
+
+export function useConfirmOwnAddress() {
+  const setUser = useSetUser();
+  return useMutation<CurrentUser, Error, AccountEmailCodeInput>({
+    mutationFn: (input) => api.post<CurrentUser>("/api/user/email-verification/confirm", input),
+    onSuccess: (user) => {
+      setUser(user);
+      toast({ title: "E-mail Verified", description: `${user.email} is confirmed as yours.`, variant: "success" });
+    },
+    // The dialog shows the code's error on its field.
+  });
+}
+
+/** The password (and second factor) first; the code then goes to the new address. */
+export function useRequestEmailChange() {
+  return useMutation<EmailChangeRequested, Error, EmailChangeRequestInput>({
+    mutationFn: (input) => api.post<EmailChangeRequested>("/api/user/email-change/request", input),
+    onSuccess: ({ message }) => toast({ title: "Verification Code Sent", description: message, variant: "success" }),
+  });
+}
+
+export function useConfirmEmailChange() {
+  const setUser = useSetUser();
+  return useMutation<CurrentUser, Error, AccountEmailCodeInput>({
+    mutationFn: (input) => api.post<CurrentUser>("/api/user/email-change/confirm", input),
+    onSuccess: (user) => {
+      setUser(user);
+      toast({ title: "E-mail Changed", description: `You now sign in with ${user.email}.`, variant: "success" });
+    },
   });
 }
 
@@ -127,14 +171,14 @@ export function useDisableTwoFactor() {
   });
 }
 
+/** The password or a current authenticator code (decision 169); the dialog shows a refused one on its field. */
 export function useRegenerateBackupCodes() {
   const queryClient = useQueryClient();
-  return useMutation<BackupCodes, Error, void>({
-    mutationFn: () => api.post<BackupCodes>("/api/auth/2fa/regenerate-backup-codes"),
+  return useMutation<BackupCodes, Error, RegenerateBackupCodesInput>({
+    mutationFn: (input) => api.post<BackupCodes>("/api/auth/2fa/regenerate-backup-codes", input),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: TWO_FACTOR_STATUS_KEY });
       toast({ title: "Backup Codes Regenerated", description: "Your old backup codes no longer work.", variant: "success" });
     },
-    onError: failure("Regeneration Failed", "Failed to regenerate backup codes"),
   });
 }

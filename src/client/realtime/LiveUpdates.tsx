@@ -31,6 +31,10 @@ export function refreshFor(queryClient: QueryClient, dealershipId: string, messa
   } else if (area === "testDrives") {
     invalidateTestDriveData(queryClient, dealershipId);
   }
+  // An open lead's timeline tells its appointments and drives too (issue 26).
+  if (area === "appointments" || area === "testDrives") {
+    void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] === "/api/leads" && query.queryKey[2] === "activity" });
+  }
   invalidateNotifications(queryClient, dealershipId);
 }
 

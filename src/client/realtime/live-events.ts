@@ -1,41 +1,37 @@
 import { LEAD_STATUS_LABELS, type LeadStatus } from "../../shared/constants";
+import { isServerMessageType, type RealtimeData, type ServerMessageType } from "../../shared/realtime-messages";
 import { LIVE_TOAST_MAX_EVENT_AGE_MS, LIVE_TOAST_QUIET_AFTER_LOAD_MS } from "./constants";
 
 // What a real-time message means for this tab (part 2 §3 Real-time message, §4 live toasts): which data to refresh
 // and which toast, if any, to show. Pure, so the rules are tested without a socket.
 
+/**
+ * A message from /ws as this tab reads it: one of the types the server sends (src/shared/realtime-messages.ts, the
+ * server's own definitions), with each field of its data optional: a copy cut for a user who may not open the lead
+ * leaves the name out, and lead_merged's leadId and mergedLeadId (decision 157) are absent from a nameless copy.
+ */
 export interface LiveMessage {
-  type: string;
-  data: {
-    firstName?: string;
-    lastName?: string;
-    status?: string;
-    title?: string;
-    timestamp?: string;
-    /** lead_merged (decision 157): the lead kept and the one merged into it (absent from a nameless copy). */
-    leadId?: string;
-    mergedLeadId?: string;
-  };
+  type: ServerMessageType;
+  data: Partial<RealtimeData>;
 }
 
 /** Which cached data an event makes stale; notifications and their count are refreshed for every event. */
 export type LiveArea = "leads" | "appointments" | "testDrives";
 
-export function areaOf(type: string): LiveArea | null {
+export function areaOf(type: ServerMessageType): LiveArea | null {
   if (type.startsWith("lead_")) return "leads";
   if (type.startsWith("appointment_")) return "appointments";
   if (type.startsWith("test_drive_")) return "testDrives";
   return null;
 }
 
-/** A message from the socket, or null when it is not one (a parse error is the caller's to log). */
+/** A message from the socket; one that is not one of the server's types throws (the caller logs it). */
 export function parseLiveMessage(text: string): LiveMessage {
   const value: unknown = JSON.parse(text);
-  if (!value || typeof value !== "object" || typeof (value as { type?: unknown }).type !== "string") {
-    throw new Error("not a real-time message");
-  }
+  const type = value && typeof value === "object" ? (value as { type?: unknown }).type : undefined;
+  if (typeof type !== "string" || !isServerMessageType(type)) throw new Error("not a real-time message");
   const data = (value as { data?: unknown }).data;
-  return { type: (value as { type: string }).type, data: data && typeof data === "object" ? (data as LiveMessage["data"]) : {} };
+  return { type, data: data && typeof data === "object" ? (data as LiveMessage["data"]) : {} };
 }
 
 function statusLabel(status: string | undefined): string {

@@ -56,6 +56,14 @@ describe("the e-mail link's target", () => {
       expect(redirectTarget(`?to=${encodeURIComponent(to)}`), to).toBe("/");
     }
   });
+
+  it("is / for a path the browser reads as another site (a tab or newline dropped, '..', a backslash), as it navigates", () => {
+    for (const to of ["/\t/evil.com", "/\n/evil.com", "/\r\n/evil.com", "/\t\\evil.com", "/..//evil.com", "/.//evil.com", "/./email-redirect?to=/x"]) {
+      expect(redirectTarget(`?to=${encodeURIComponent(to)}`), JSON.stringify(to)).toBe("/");
+    }
+    // Still a path of this app: kept as the browser will navigate to it.
+    expect(redirectTarget(`?to=${encodeURIComponent("/leads/../calendar")}`)).toBe("/calendar");
+  });
 });
 
 describe("iOS Safari, whose workers are removed", () => {

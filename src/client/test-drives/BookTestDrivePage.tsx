@@ -30,7 +30,8 @@ import { testDriveRequest } from "./test-drive-request";
 // /test-drives/book and /book-test-drive (spec part 2 §2): "Book a Test Drive" with "Back to Test Drives", the clock on
 // the dealership's time refreshed every second, and the take-out dialog's client and vehicle fields with its rules.
 // A drive is booked for a date and time on the dealership's clock (stored "scheduled"), or taken out right now.
-// ?leadId= starts with that existing client (the lead page's "Book Test Drive"). Decision 067.
+// ?leadId= starts with that existing client (the lead page's "Book Test Drive"), ?vehicleId= with that inventory
+// vehicle (the lead's vehicle of interest, decision 188). Decision 067.
 
 type When = "later" | "now";
 
@@ -52,10 +53,12 @@ function BookingForm({ dealershipId, timezone }: { dealershipId: string; timezon
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const leadId = params.get("leadId");
+  const vehicleId = params.get("vehicleId");
   const [when, setWhen] = useState<When>("later");
   const now = localMoment(timezone);
   const form = useTestDriveForm(dealershipId, when === "now" ? "out" : "scheduled", now.date, {
     ...(leadId ? { clientType: "existing", leadId } : {}),
+    ...(vehicleId ? { vehicleType: "vehicle", vehicleId } : {}),
     testDriveDate: now.date,
   });
   const problem = useTakeOutProblem(form);

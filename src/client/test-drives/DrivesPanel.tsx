@@ -1,7 +1,8 @@
-import { CalendarClock, ChevronRight, KeyRound } from "lucide-react";
+import { CalendarClock, ChevronRight, KeyRound, Undo2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { fullName } from "../../shared/format";
+import { formatDuration } from "../../shared/schemas/analytics";
 import type { TestDrive } from "../../shared/schemas/test-drive";
 import { formatSlot, mediumDate } from "../appointments/format";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../components/ui/card";
@@ -10,8 +11,9 @@ import { useDealershipTestDrives } from "./api";
 import { TestDriveStatusBadge } from "./components";
 import { OutSince } from "./VehicleCard";
 
-// The drives tab of /test-drives: who is out right now (inventory, units and manual entries alike) and the bookings
-// from today on, soonest first (GET /api/dealerships/{id}/test-drives?status=..., decision 064). Each opens its details.
+// The drives tab of /test-drives: who is out right now (inventory, units and manual entries alike), the bookings from
+// today on, soonest first, and the drives that came back, most recent first (a returned drive used to vanish from every
+// tab; issue 30) (GET /api/dealerships/{id}/test-drives?status=..., decision 064). Each opens its details.
 
 function DriveRow({ drive, children }: { drive: TestDrive; children: ReactNode }) {
   return (
@@ -71,11 +73,17 @@ function DriveList({ title, description, icon, query, empty, render }: {
   );
 }
 
+/** When a drive came back, on the dealership's clock: "Nov 27, 3:40 PM". */
+function returnedAt(iso: string, timezone: string): string {
+  return new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: timezone }).format(new Date(iso));
+}
+
 export function DrivesPanel({ dealershipId, timezone }: { dealershipId: string; timezone: string }) {
   const out = useDealershipTestDrives(dealershipId, "out");
   const booked = useDealershipTestDrives(dealershipId, "scheduled");
+  const returned = useDealershipTestDrives(dealershipId, "completed");
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <DriveList
         title="Out now"
         description="Every vehicle on a test drive at this moment."
@@ -101,6 +109,21 @@ export function DrivesPanel({ dealershipId, timezone }: { dealershipId: string; 
           </DriveRow>
         )}
       />
+      <div className="lg:col-span-2">
+        <DriveList
+          title="Returned"
+          description="Drives that came back, most recent first."
+          icon={<Undo2 />}
+          query={returned}
+          empty="No test drive has come back yet."
+          render={(drive) => (
+            <DriveRow key={drive.id} drive={drive}>
+              <span className="block font-medium text-foreground">{drive.returnedAt ? returnedAt(drive.returnedAt, timezone) : "Returned"}</span>
+              {drive.duration !== null && <span className="tabular-nums">{formatDuration(drive.duration)}</span>}
+            </DriveRow>
+          )}
+        />
+      </div>
     </div>
   );
 }

@@ -34,9 +34,11 @@ import { Textarea } from "../components/ui/textarea";
 import { useCurrentDealership } from "../dealerships/dealership-context";
 import { errorStatus, serverMessage } from "../lib/api";
 import { toast } from "../lib/toast";
+import { cn } from "../lib/utils";
 import { useDeleteTestDrive, useReturnTestDrive, useSetTestDriveStatus, useTestDrive, useUpdateTestDrive } from "./api";
 import { TestDriveStatusBadge } from "./components";
 import { OutSince } from "./VehicleCard";
+import { formatPhone, phoneHref } from "../../shared/phone";
 
 // /test-drives/:testDriveId (spec part 2 §2 Test Drive Details): the drive with an edit mode (vehicleDriven,
 // stockNumber, testDriveDate, testDriveTime, notes), a status dropdown offering scheduled, in_progress, completed,
@@ -51,9 +53,10 @@ const formValues = (drive: TestDrive) => ({
   notes: drive.notes ?? "",
 });
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+/** One term and its value, a direct child of the <dl> (a wrapper around it broke the list for screen readers). */
+function Field({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
-    <div className="grid gap-1">
+    <div className={cn("grid gap-1", className)}>
       <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">{label}</dt>
       <dd className="min-w-0 break-words text-[15px]">{children}</dd>
     </div>
@@ -283,9 +286,9 @@ function TestDriveDetail({ testDriveId }: { testDriveId: string }) {
                 <Field label="Stock number">{drive.stockNumber ? <span className="font-mono">{drive.stockNumber}</span> : none("Not recorded")}</Field>
                 <Field label="Date">{drive.testDriveDate ? longDate(drive.testDriveDate) : none("Date TBD")}</Field>
                 <Field label="Time">{drive.testDriveTime ? formatSlot(drive.testDriveTime) : none("Not set")}</Field>
-                <div className="sm:col-span-2">
-                  <Field label="Notes">{drive.notes ? <p className="whitespace-pre-wrap">{drive.notes}</p> : none("No notes")}</Field>
-                </div>
+                <Field label="Notes" className="sm:col-span-2">
+                  {drive.notes ? <p className="whitespace-pre-wrap">{drive.notes}</p> : none("No notes")}
+                </Field>
               </dl>
             )}
           </CardContent>
@@ -327,9 +330,9 @@ function TestDriveDetail({ testDriveId }: { testDriveId: string }) {
                 </a>
               )}
               {drive.phone && (
-                <a href={`tel:${drive.phone.replace(/[^\d+]/g, "")}`} className="flex items-center gap-2 tabular-nums text-primary hover:underline">
+                <a href={phoneHref(drive.phone) ?? undefined} className="flex items-center gap-2 tabular-nums text-primary hover:underline">
                   <Phone className="size-4 text-muted-foreground" aria-hidden="true" />
-                  {drive.phone}
+                  {formatPhone(drive.phone)}
                 </a>
               )}
               {drive.leadId && (

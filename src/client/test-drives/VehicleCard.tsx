@@ -22,8 +22,10 @@ import { cn } from "../lib/utils";
 import { VehicleStatusBadge } from "./components";
 import { formatMileage, formatPrice, minutesBetween, vehicleTitle } from "./format";
 import { useNow } from "./LiveClock";
+import { VinFacts } from "./VinFacts";
 
-// One vehicle of the inventory (spec part 2 §2): year, make, model, trim, stock number, condition, colour, price,
+// One vehicle of the inventory (spec part 2 §2): year, make, model, trim, stock number, condition, colour, the VIN and
+// what it decodes to (issue 30), price,
 // mileage, its test-drive status icon and, when out, the client and the time taken out. Actions: Take Out Demo,
 // Mark Returned when out, and Remove for management (confirm 'Remove {year} {make} {model} from inventory?').
 
@@ -102,6 +104,8 @@ export function VehicleCard({
         )}
       </div>
 
+      {vehicle.vin && <VinFacts vin={vehicle.vin} year={vehicle.year} className="mt-3" />}
+
       <dl className="mt-4 grid grid-cols-2 gap-3 border-t pt-3 text-sm">
         <div>
           <dt className="text-xs text-muted-foreground">Price</dt>
@@ -130,7 +134,7 @@ export function VehicleCard({
         <div className="mt-4 rounded-lg border border-primary/20 bg-primary/5 p-3 text-sm" data-testid="vehicle-booking">
           <p className="flex items-center gap-1.5 font-medium">
             <CalendarClock className="size-4 shrink-0 text-primary" aria-hidden="true" />
-            <span className="truncate">Booked for {vehicle.booking.clientName}</span>
+            <span className="truncate">Booked for {vehicle.booking.clientName ?? "a client"}</span>
           </p>
           <p className="mt-0.5 text-xs text-muted-foreground">
             {mediumDate(vehicle.booking.testDriveDate)}

@@ -19,6 +19,7 @@ import { vehicleTitle } from "./format";
 import { requestResolver, serverFieldMessages } from "./request-resolver";
 import { emptyDraft, takeOutProblem } from "./take-out-rules";
 import { emptyTestDriveForm, testDriveRequest, type TestDriveFormValues } from "./test-drive-request";
+import { formatPhone } from "../../shared/phone";
 
 // The client and vehicle part of the take-out dialog and of Book a Test Drive (spec part 2 §2, §5): the same fields,
 // the same rules. The form holds what a person types (one "full name"); the resolver turns it into the request body
@@ -94,7 +95,7 @@ function ExistingClientPicker({ form, dealershipId }: { form: UseFormReturn<Test
           {lead ? (
             <>
               <p className="truncate text-sm font-semibold">{fullName(lead)}</p>
-              <p className="truncate text-xs text-muted-foreground">{[lead.email, lead.phone].filter(Boolean).join(" · ") || "No contact details"}</p>
+              <p className="truncate text-xs text-muted-foreground">{[lead.email, lead.phone && formatPhone(lead.phone)].filter(Boolean).join(" · ") || "No contact details"}</p>
             </>
           ) : chosen.isPending ? (
             <Skeleton className="h-9 w-48" />
@@ -138,7 +139,7 @@ function ExistingClientPicker({ form, dealershipId }: { form: UseFormReturn<Test
             >
               <span className="min-w-0">
                 <span className="block truncate text-sm font-medium">{fullName(lead)}</span>
-                <span className="block truncate text-xs text-muted-foreground">{[lead.email, lead.phone].filter(Boolean).join(" · ") || "No contact details"}</span>
+                <span className="block truncate text-xs text-muted-foreground">{[lead.email, lead.phone && formatPhone(lead.phone)].filter(Boolean).join(" · ") || "No contact details"}</span>
               </span>
               <Check className="size-4 shrink-0 text-transparent" aria-hidden="true" />
             </button>

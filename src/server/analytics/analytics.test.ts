@@ -7,7 +7,10 @@ import { makeLead } from "../db/factories-leads";
 import { makeTestDrive, makeUnit, makeVehicle } from "../db/factories-test-drives";
 import { dealershipUsers } from "../db/schema/dealerships";
 import { and, eq } from "drizzle-orm";
-import { salesRepAnalytics, testDriveAnalytics } from "./queries";
+import { salesRepAnalytics, testDriveAnalytics, type AnalyticsViewer } from "./queries";
+
+/** The figures as management of the dealership reads them (the routes answer anyone else 403). */
+const managementOf = (dealershipId: string): AnalyticsViewer => ({ dealershipId, role: "management" });
 
 // Both analytics against hand counts on a seeded week around the start of daylight-saving time in Toronto
 // (2026-03-08: 02:00 EST becomes 03:00 EDT, a 23-hour day), with drives across midnight and at the period's edges.
@@ -22,6 +25,7 @@ let dealershipId: string;
 let alice: MadeUser;
 let bob: MadeUser;
 let mona: MadeUser;
+let fran: MadeUser;
 let ids: Record<string, string>;
 
 beforeAll(async () => {
@@ -33,7 +37,7 @@ beforeAll(async () => {
   bob = await makeUser(t.db, { firstName: "Bob", lastName: "Brown", memberships: [{ dealershipId, role: "sales" }] });
   mona = await makeUser(t.db, { firstName: "Mona", lastName: "Manager", memberships: [{ dealershipId, role: "management" }] });
   // Front desk without activity is no rep; a removed sales member is not either, whatever they did.
-  await makeUser(t.db, { firstName: "Fran", lastName: "Desk", memberships: [{ dealershipId, role: "frontDesk" }] });
+  fran = await makeUser(t.db, { firstName: "Fran", lastName: "Desk", memberships: [{ dealershipId, role: "frontDesk" }] });
   const gone = await makeUser(t.db, { firstName: "Gone", lastName: "Rep", memberships: [{ dealershipId, role: "sales" }] });
   await t.db.update(dealershipUsers).set({ active: false }).where(and(eq(dealershipUsers.userId, gone.id), eq(dealershipUsers.dealershipId, dealershipId)));
 
@@ -75,7 +79,7 @@ afterAll(() => t.close());
 
 describe("test drive analytics on the dealership's clock", () => {
   it("counts the drives taken out in the seven local days, a DST day and a drive across midnight included", async () => {
-    const result = testDriveAnalyticsSchema.parse(await testDriveAnalytics(t.db, dealershipId, PERIOD));
+    const result = testDriveAnalyticsSchema.parse(await testDriveAnalytics(t.db, managementOf(dealershipId), PERIOD));
     expect(result.totalTestDrives).toBe(5);
     // The Civic twice, the Camry, the unit, the hand-entered F-150.
     expect(result.vehiclesUsed).toBe(4);
@@ -111,13 +115,13 @@ describe("test drive analytics on the dealership's clock", () => {
   });
 
   it("counts one local day for a period of 1: the DST day holds its 23 hours", async () => {
-    const result = await testDriveAnalytics(t.db, dealershipId, { ...PERIOD, today: "2026-03-08", days: 1 });
+    const result = await testDriveAnalytics(t.db, managementOf(dealershipId), { ...PERIOD, today: "2026-03-08", days: 1 });
     expect(result.totalTestDrives).toBe(2);
     expect(result.dailyBreakdown).toEqual([{ date: "2026-03-08", count: 2, vehicles: ["2024 Honda Civic"] }]);
   });
 
   it("answers zeros and empty lists for a period without drives", async () => {
-    const result = await testDriveAnalytics(t.db, dealershipId, { ...PERIOD, today: "2026-01-10", days: 7 });
+    const result = await testDriveAnalytics(t.db, managementOf(dealershipId), { ...PERIOD, today: "2026-01-10", days: 7 });
     expect(result).toMatchObject({ totalTestDrives: 0, vehiclesUsed: 0, avgDuration: 0, topVehicles: [], recentTestDrives: [] });
     expect(result.dailyBreakdown).toHaveLength(7);
   });
@@ -125,29 +129,28 @@ describe("test drive analytics on the dealership's clock", () => {
 
 describe("sales rep analytics on the dealership's clock", () => {
   it("counts each rep's claimed leads, scheduled appointments and taken drives in the period", async () => {
-    const result = salesRepAnalyticsSchema.parse(await salesRepAnalytics(t.db, dealershipId, PERIOD));
+    const result = salesRepAnalyticsSchema.parse(await salesRepAnalytics(t.db, managementOf(dealershipId), PERIOD));
+    // Mona manages and claimed nothing in the period: her appointment and three drives are not a rep's (decision 189).
     expect(result.salesReps.map((r) => [r.firstName, r.periodStats])).toEqual([
       ["Alice", { leadsClaimed: 2, appointmentsScheduled: 1, testDrivesTaken: 2 }],
-      ["Mona", { leadsClaimed: 0, appointmentsScheduled: 1, testDrivesTaken: 3 }],
       ["Bob", { leadsClaimed: 0, appointmentsScheduled: 0, testDrivesTaken: 0 }],
     ]);
     expect(result.summary).toEqual({
-      totalReps: 3,
+      totalReps: 2,
       totalLeadsClaimed: 2,
-      totalAppointmentsScheduled: 2,
-      totalTestDrivesTaken: 5,
-      avgLeadsPerRep: 0.7,
-      avgAppointmentsPerRep: 0.7,
-      avgTestDrivesPerRep: 1.7,
+      totalAppointmentsScheduled: 1,
+      totalTestDrivesTaken: 2,
+      avgLeadsPerRep: 1,
+      avgAppointmentsPerRep: 0.5,
+      avgTestDrivesPerRep: 1,
     });
     expect(result.topPerformers.mostLeads?.id).toBe(alice.id);
-    // A tie (one each) goes to the earlier name.
     expect(result.topPerformers.mostAppointments?.id).toBe(alice.id);
-    expect(result.topPerformers.mostTestDrives?.id).toBe(mona.id);
+    expect(result.topPerformers.mostTestDrives?.id).toBe(alice.id);
   });
 
   it("lists a rep's three latest activities with descriptions, newest first", async () => {
-    const result = await salesRepAnalytics(t.db, dealershipId, PERIOD);
+    const result = await salesRepAnalytics(t.db, managementOf(dealershipId), PERIOD);
     const aliceRow = result.salesReps.find((r) => r.id === alice.id);
     expect(aliceRow).toMatchObject({ email: alice.email, role: "sales", lastName: "Adams" });
     expect(aliceRow?.recentActivity).toEqual([
@@ -155,15 +158,76 @@ describe("sales rep analytics on the dealership's clock", () => {
       { type: "testdrive", description: "Test drive: 2024 Honda Civic with Ben B", date: "2026-03-09T03:30:00.000Z" },
       { type: "testdrive", description: "Test drive: 2024 Honda Civic with Ann A", date: "2026-03-08T05:30:00.000Z" },
     ]);
-    const monaRow = result.salesReps.find((r) => r.id === mona.id);
-    expect(monaRow?.recentActivity[0]).toEqual({ type: "testdrive", description: "Test drive: 2025 Kia EV6 with Cat C", date: "2026-03-09T04:30:00.000Z" });
     expect(result.salesReps.find((r) => r.id === bob.id)?.recentActivity).toEqual([]);
   });
 
   it("names no top performer when nobody did anything", async () => {
-    const result = await salesRepAnalytics(t.db, dealershipId, { ...PERIOD, today: "2026-01-10" });
+    const result = await salesRepAnalytics(t.db, managementOf(dealershipId), { ...PERIOD, today: "2026-01-10" });
     expect(result.topPerformers).toEqual({ mostLeads: null, mostAppointments: null, mostTestDrives: null });
     expect(result.summary).toMatchObject({ totalReps: 2, avgLeadsPerRep: 0 });
+  });
+});
+
+// Issue 29: a dealership of 2 sales reps showed "Sales Reps 5". Hand count: Sam and Sue sell; Desmond at the front desk
+// books appointments for them; Max manages and takes drives but claims nothing.
+describe("who counts as a sales rep (decision 189)", () => {
+  let world: string;
+  let sam: MadeUser, sue: MadeUser, desmond: MadeUser, max: MadeUser;
+  const inPeriod = at("2026-03-05T15:00:00Z");
+  const member = (firstName: string, role: "sales" | "frontDesk" | "management") =>
+    makeUser(t.db, { firstName, lastName: "Counted", memberships: [{ dealershipId: world, role }] });
+
+  beforeAll(async () => {
+    world = (await makeDealership(t.db, { name: "Hand Count Motors", timezone: TZ })).id;
+    [sam, sue, desmond, max] = [await member("Sam", "sales"), await member("Sue", "sales"), await member("Desmond", "frontDesk"), await member("Max", "management")];
+    // Sam: 3 claims, 1 appointment, 1 drive. Sue: 1 claim, 0 appointments, 2 drives.
+    for (let i = 0; i < 3; i++) await makeLead(t.db, { dealershipId: world, claimedBy: sam.id, status: "claimed", claimedAt: inPeriod });
+    await makeLead(t.db, { dealershipId: world, claimedBy: sue.id, status: "claimed", claimedAt: inPeriod });
+    await makeAppointment(t.db, { dealershipId: world, userId: sam.id, date: "2026-03-12", createdAt: inPeriod });
+    const drive = (takenOutBy: string) => makeTestDrive(t.db, { dealershipId: world, vehicleDriven: "2025 Hyundai Tucson Preferred", takenOutBy, takenOutAt: inPeriod });
+    await drive(sam.id);
+    await drive(sue.id);
+    await drive(sue.id);
+    // Desmond books 4 appointments; Max takes 5 drives and books 2, and claimed a lead only before the period.
+    for (let i = 0; i < 4; i++) await makeAppointment(t.db, { dealershipId: world, userId: desmond.id, date: "2026-03-12", createdAt: inPeriod });
+    for (let i = 0; i < 5; i++) await drive(max.id);
+    for (let i = 0; i < 2; i++) await makeAppointment(t.db, { dealershipId: world, userId: max.id, date: "2026-03-12", createdAt: inPeriod });
+    await makeLead(t.db, { dealershipId: world, claimedBy: max.id, status: "claimed", claimedAt: at("2026-02-01T15:00:00Z") });
+  });
+
+  it("shows Sales Reps 2, divides by 2, and the manager with 5 drives is no top performer; front desk is never listed", async () => {
+    const result = salesRepAnalyticsSchema.parse(await salesRepAnalytics(t.db, managementOf(world), PERIOD));
+    expect(result.salesReps.map((r) => [r.firstName, r.role, r.periodStats])).toEqual([
+      ["Sam", "sales", { leadsClaimed: 3, appointmentsScheduled: 1, testDrivesTaken: 1 }],
+      ["Sue", "sales", { leadsClaimed: 1, appointmentsScheduled: 0, testDrivesTaken: 2 }],
+    ]);
+    // (3 + 1) / 2 = 2 leads, 1 / 2 = 0.5 appointments, (1 + 2) / 2 = 1.5 drives.
+    expect(result.summary).toEqual({
+      totalReps: 2,
+      totalLeadsClaimed: 4,
+      totalAppointmentsScheduled: 1,
+      totalTestDrivesTaken: 3,
+      avgLeadsPerRep: 2,
+      avgAppointmentsPerRep: 0.5,
+      avgTestDrivesPerRep: 1.5,
+    });
+    expect(result.topPerformers.mostLeads?.id).toBe(sam.id);
+    expect(result.topPerformers.mostAppointments?.id).toBe(sam.id);
+    expect(result.topPerformers.mostTestDrives?.id).toBe(sue.id);
+  });
+
+  it("counts a manager who claimed a lead in the period, with the role on the row; front desk still not", async () => {
+    const meg = await member("Meg", "management");
+    await makeLead(t.db, { dealershipId: world, claimedBy: meg.id, status: "claimed", claimedAt: inPeriod });
+    await makeLead(t.db, { dealershipId: world, claimedBy: desmond.id, status: "claimed", claimedAt: inPeriod });
+    const result = salesRepAnalyticsSchema.parse(await salesRepAnalytics(t.db, managementOf(world), PERIOD));
+    expect(result.salesReps.map((r) => [r.firstName, r.role])).toEqual([
+      ["Sam", "sales"],
+      ["Sue", "sales"],
+      ["Meg", "management"],
+    ]);
+    // 3 reps: (3 + 1 + 1) / 3 = 1.7 leads, 1 / 3 = 0.3 appointments, 3 / 3 = 1 drive; Desmond's claim is no rep's.
+    expect(result.summary).toMatchObject({ totalReps: 3, totalLeadsClaimed: 5, avgLeadsPerRep: 1.7, avgAppointmentsPerRep: 0.3, avgTestDrivesPerRep: 1 });
   });
 });
 
@@ -177,14 +241,27 @@ describe("the analytics routes", () => {
 
   it("answers each test-drive period and refuses any other with 400", async () => {
     for (const days of [1, 7, 30, 90]) {
-      const res = await rep.get(`/api/dealerships/${dealershipId}/test-drives/analytics/${days}`);
+      const res = await manager.get(`/api/dealerships/${dealershipId}/test-drives/analytics/${days}`);
       expect(res.statusCode, String(days)).toBe(200);
       expect(testDriveAnalyticsSchema.parse(res.json()).dailyBreakdown).toHaveLength(days);
     }
     for (const days of ["2", "365", "0", "7.0", "abc"]) {
-      const res = await rep.get(`/api/dealerships/${dealershipId}/test-drives/analytics/${days}`);
+      const res = await manager.get(`/api/dealerships/${dealershipId}/test-drives/analytics/${days}`);
       expect(res.statusCode, days).toBe(400);
       expect(res.json().fields.days).toBe(ANALYTICS_ERRORS.testDrivePeriod);
+    }
+  });
+
+  // Decision 177: the recent drives name every rep's clients; a sales rep got them all with a 200 before.
+  it("refuses test drive analytics to a sales rep and to front desk with 403, in every period", async () => {
+    const desk = await signIn(t.app, fran);
+    for (const agent of [rep, desk]) {
+      for (const days of [1, 7, 30, 90]) {
+        const refused = await agent.get(`/api/dealerships/${dealershipId}/test-drives/analytics/${days}`);
+        expect(refused.statusCode, String(days)).toBe(403);
+        expect(refused.json().message).toBe(ANALYTICS_ERRORS.testDriveAccess);
+        expect(refused.body).not.toContain("Ann A");
+      }
     }
   });
 
@@ -201,7 +278,7 @@ describe("the analytics routes", () => {
   });
 
   it("counts a drive taken out through the API today in the one-day period", async () => {
-    const before = (await rep.get(`/api/dealerships/${dealershipId}/test-drives/analytics/1`)).json().totalTestDrives as number;
+    const before = (await manager.get(`/api/dealerships/${dealershipId}/test-drives/analytics/1`)).json().totalTestDrives as number;
     const res = await rep.post("/api/test-drives", {
       dealershipId,
       clientType: "new",
@@ -214,7 +291,7 @@ describe("the analytics routes", () => {
       vehicleDriven: "2020 VW Golf",
     });
     expect(res.statusCode).toBe(201);
-    const after = (await rep.get(`/api/dealerships/${dealershipId}/test-drives/analytics/1`)).json();
+    const after = (await manager.get(`/api/dealerships/${dealershipId}/test-drives/analytics/1`)).json();
     expect(after.totalTestDrives).toBe(before + 1);
     expect(after.recentTestDrives[0]).toMatchObject({ vehicleDriven: "2020 VW Golf", clientName: "Now Client", returnedAt: null });
   });

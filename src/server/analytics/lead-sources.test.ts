@@ -7,7 +7,10 @@ import { ANALYTICS_ERRORS, salesRepAnalyticsSchema } from "../../shared/schemas/
 import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { makeLead } from "../db/factories-leads";
 import { leads } from "../db/schema/leads";
-import { leadsBySource, salesRepAnalytics } from "./queries";
+import { leadsBySource, salesRepAnalytics, type AnalyticsViewer } from "./queries";
+
+/** The figures as management of the dealership reads them (the routes answer anyone else 403). */
+const managementOf = (dealershipId: string): AnalyticsViewer => ({ dealershipId, role: "management" });
 
 // Leads by source on Sales Rep Analytics (issue 14, decision 150) against hand counts: the leads that arrived in the
 // period on the dealership's clock (Toronto, the week of the 2026 daylight-saving change), per source and ADF
@@ -85,29 +88,29 @@ const HAND_COUNTS = [
 describe("leads by source on the dealership's clock", () => {
   it("counts per source and ADF provider the leads that arrived in the period, those claimed and those sold", async () => {
     // Most arrivals first, then by the name shown (AutoTrader before Walk-in; ADF before Cars.com before Phone).
-    expect(await leadsBySource(t.db, ours, PERIOD)).toEqual(HAND_COUNTS);
+    expect(await leadsBySource(t.db, managementOf(ours), PERIOD)).toEqual(HAND_COUNTS);
   });
 
   it("is part of the sales rep analytics answer, beside figures that do not change", async () => {
-    const result = salesRepAnalyticsSchema.parse(await salesRepAnalytics(t.db, ours, PERIOD));
+    const result = salesRepAnalyticsSchema.parse(await salesRepAnalytics(t.db, managementOf(ours), PERIOD));
     expect(result.leadsBySource).toEqual(HAND_COUNTS);
-    // The existing figures still count claims by rep (decision 066): Sam claimed the 7 worked leads of the period as
+    // The existing figures still count claims by rep (decisions 066, 189): Sam claimed the 7 worked leads of the period as
     // they arrived (the factory's claim time); Mona and Fran did nothing and are no reps.
     expect(result.summary).toMatchObject({ totalReps: 1, totalLeadsClaimed: 7 });
   });
 
   it("counts one local day: the DST day holds only the lead of its evening", async () => {
-    expect(await leadsBySource(t.db, ours, { ...PERIOD, today: "2026-03-08", days: 1 })).toEqual([
+    expect(await leadsBySource(t.db, managementOf(ours), { ...PERIOD, today: "2026-03-08", days: 1 })).toEqual([
       { source: "walk-in", provider: null, arrived: 1, claimed: 1, sold: 0 },
     ]);
   });
 
   it("answers an empty list for a period without arrivals", async () => {
-    expect(await leadsBySource(t.db, ours, { ...PERIOD, today: "2026-01-10" })).toEqual([]);
+    expect(await leadsBySource(t.db, managementOf(ours), { ...PERIOD, today: "2026-01-10" })).toEqual([]);
   });
 
   it("counts another dealership's leads for that dealership only", async () => {
-    expect(await leadsBySource(t.db, theirs, PERIOD)).toEqual([
+    expect(await leadsBySource(t.db, managementOf(theirs), PERIOD)).toEqual([
       { source: "adf", provider: "AutoTrader", arrived: 1, claimed: 1, sold: 1 },
       { source: "phone", provider: null, arrived: 1, claimed: 0, sold: 0 },
     ]);

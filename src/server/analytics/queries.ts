@@ -13,6 +13,8 @@ import {
   type SalesRepAnalytics,
   type TestDriveAnalytics,
 } from "../../shared/schemas/analytics";
+import { mayReadAnalyticsRowSql } from "../access/analytics";
+import type { Viewer } from "../auth/tenancy";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { appointments } from "../db/schema/appointments";
 import { dealershipUsers } from "../db/schema/dealerships";
@@ -26,6 +28,9 @@ import { users } from "../db/schema/users";
 // taken out on, even when it is returned after midnight. Each figure is read from an index over (dealership, time).
 
 type Executor = Db | Tx;
+
+/** Who reads the figures: management of the dealership (access/analytics.ts); the rows are that dealership's. */
+export type AnalyticsViewer = Pick<Viewer, "dealershipId" | "role">;
 
 export interface Period {
   /** The dealership's today, YYYY-MM-DD. */
@@ -71,7 +76,7 @@ interface DriveAnalyticsRow {
  * read once, from testdrives_dealership_taken_out_idx alone, into a small grouping by local day and vehicle; every
  * figure comes from that grouping. The recent drives are the index read backwards, ten rows.
  */
-export function testDriveAnalyticsSql(dealershipId: string, period: Period): SQL {
+export function testDriveAnalyticsSql(viewer: AnalyticsViewer, period: Period): SQL {
   const { first, end } = periodDays(period);
   const tz = period.timezone;
   const from = localMidnight(first, tz);
@@ -82,7 +87,7 @@ export function testDriveAnalyticsSql(dealershipId: string, period: Period): SQL
         coalesce('v' || t.vehicle_id, 't' || t.tdu_id, 's' || coalesce(t.stock_number, t.vehicle_driven, '')) as vehicle_key,
         t.vehicle_driven, t.stock_number, count(*)::int as n, sum(t.duration)::bigint as minutes, count(t.duration)::int as timed
       from ${testDrives} t
-      where t.dealership_id = ${dealershipId} and t.taken_out_at >= ${from} and t.taken_out_at < ${to}
+      where ${mayReadAnalyticsRowSql(viewer, sql`t.dealership_id`)} and t.taken_out_at >= ${from} and t.taken_out_at < ${to}
       group by 1, 2, 3, 4
     )
     select
@@ -101,16 +106,16 @@ export function testDriveAnalyticsSql(dealershipId: string, period: Period): SQL
                 'salesAssociate', nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '')) order by r.taken_out_at desc, r.id desc)
         from (select x.id, x.vehicle_driven, x.stock_number, x.first_name, x.last_name, x.taken_out_at, x.returned_at, x.duration, x.taken_out_by
               from ${testDrives} x
-              where x.dealership_id = ${dealershipId} and x.taken_out_at >= ${from} and x.taken_out_at < ${to}
+              where ${mayReadAnalyticsRowSql(viewer, sql`x.dealership_id`)} and x.taken_out_at >= ${from} and x.taken_out_at < ${to}
               order by x.taken_out_at desc, x.id desc limit ${RECENT_TEST_DRIVES_SHOWN}) r
         left join ${users} u on u.id = r.taken_out_by) as recent
   `;
 }
 
 /** Part 2 §3 Test drive analytics: the drives taken out in the period (decision 065), in one statement. */
-export async function testDriveAnalytics(db: Executor, dealershipId: string, period: Period): Promise<TestDriveAnalytics> {
+export async function testDriveAnalytics(db: Executor, viewer: AnalyticsViewer, period: Period): Promise<TestDriveAnalytics> {
   const { first } = periodDays(period);
-  const row = rowsOf<DriveAnalyticsRow>(await db.execute(testDriveAnalyticsSql(dealershipId, period)))[0];
+  const row = rowsOf<DriveAnalyticsRow>(await db.execute(testDriveAnalyticsSql(viewer, period)))[0];
   if (!row) throw new Error("analytics query returned no row");
   // Every day of the period, zero days included, oldest first.
   const byDay = new Map((row.daily ?? []).map((d) => [d.date, d]));
@@ -151,12 +156,29 @@ interface RepRow {
  * Part 2 §3 Sales rep analytics (decision 066). In the period, a rep's claimed lead is a lead of the dealership they
  * hold now with claimedAt in the period; a scheduled appointment is one they created in the period (the schedule form
  * makes its creator the assignee); a taken test drive is one they took out in the period. The reps are the active
- * members with the sales role, plus any other active member with activity in the period.
+ * members with the sales role, plus managers who claimed a lead in the period; front desk, who books appointments for
+ * others, never counts (decision 189).
  */
-export async function salesRepAnalytics(db: Executor, dealershipId: string, period: Period): Promise<SalesRepAnalytics> {
+export async function salesRepAnalytics(db: Executor, viewer: AnalyticsViewer, period: Period): Promise<SalesRepAnalytics> {
   // Two independent reads: on a server they run on two connections at once (the embedded database queues them).
-  const [result, bySource] = await Promise.all([db.execute(salesRepAnalyticsSql(dealershipId, period)), leadsBySource(db, dealershipId, period)]);
-  return { ...summarize(rowsOf<RepRow>(result)), leadsBySource: bySource };
+  const [result, bySource, lost] = await Promise.all([
+    db.execute(salesRepAnalyticsSql(viewer, period)),
+    leadsBySource(db, viewer, period),
+    lostReasonCounts(db, viewer, period),
+  ]);
+  return { ...summarize(rowsOf<RepRow>(result)), leadsBySource: bySource, lostReasons: lost };
+}
+
+/** Lost reasons (decision 202): the leads moved to Lost in the period, per reason, most first. */
+export async function lostReasonCounts(db: Executor, viewer: AnalyticsViewer, period: Period): Promise<Array<{ reason: string; lost: number }>> {
+  const { first, end } = periodDays(period);
+  const result = await db.execute(sql`
+    select coalesce(l.lost_reason, 'No reason given') as reason, count(*)::int as lost
+    from ${leads} l
+    where ${mayReadAnalyticsRowSql(viewer, sql`l.dealership_id`)} and l.status = 'lost'
+      and l.lost_at >= ${localMidnight(first, period.timezone)} and l.lost_at < ${localMidnight(end, period.timezone)}
+    group by 1 order by 2 desc, 1`);
+  return rowsOf<{ reason: string; lost: number }>(result).map((r) => ({ reason: r.reason, lost: Number(r.lost) }));
 }
 
 interface SourceRow {
@@ -171,7 +193,7 @@ interface SourceRow {
  * Leads by source (issue 14, decision 150): the leads that arrived in the period, per source and ADF provider, with
  * how many are out of the pool now (claimed) and how many are Closed (sold). A range of leads_dealership_created_idx.
  */
-export async function leadsBySource(db: Executor, dealershipId: string, period: Period): Promise<LeadSourceFigures[]> {
+export async function leadsBySource(db: Executor, viewer: AnalyticsViewer, period: Period): Promise<LeadSourceFigures[]> {
   const { first, end } = periodDays(period);
   const from = localMidnight(first, period.timezone);
   const to = localMidnight(end, period.timezone);
@@ -181,7 +203,7 @@ export async function leadsBySource(db: Executor, dealershipId: string, period: 
       (count(*) filter (where l.status <> 'new'))::int as claimed,
       (count(*) filter (where l.status = 'closed'))::int as sold
     from ${leads} l
-    where l.dealership_id = ${dealershipId} and l.created_at >= ${from} and l.created_at < ${to}
+    where ${mayReadAnalyticsRowSql(viewer, sql`l.dealership_id`)} and l.created_at >= ${from} and l.created_at < ${to}
     group by 1, 2
   `);
   const label = (r: SourceRow) => leadSourceLabel(r.source, r.provider);
@@ -195,13 +217,13 @@ export async function leadsBySource(db: Executor, dealershipId: string, period: 
  * counts and the latest three of each kind, each an index range on (rep, time, dealership) that the index alone
  * answers: leads_claimed_by_claimed_at_idx, appointments_created_by_created_idx, testdrives_taken_out_by_idx.
  */
-export function salesRepAnalyticsSql(dealershipId: string, period: Period): SQL {
+export function salesRepAnalyticsSql(viewer: AnalyticsViewer, period: Period): SQL {
   const { first, end } = periodDays(period);
   const from = localMidnight(first, period.timezone);
   const to = localMidnight(end, period.timezone);
-  const leadsOf = sql`l.claimed_by = m.user_id and l.claimed_at >= ${from} and l.claimed_at < ${to} and l.dealership_id = ${dealershipId}`;
-  const appointmentsOf = sql`a.created_by = m.user_id and a.created_at >= ${from} and a.created_at < ${to} and a.dealership_id = ${dealershipId}`;
-  const drivesOf = sql`t.taken_out_by = m.user_id and t.taken_out_at >= ${from} and t.taken_out_at < ${to} and t.dealership_id = ${dealershipId}`;
+  const leadsOf = sql`l.claimed_by = m.user_id and l.claimed_at >= ${from} and l.claimed_at < ${to} and ${mayReadAnalyticsRowSql(viewer, sql`l.dealership_id`)}`;
+  const appointmentsOf = sql`a.created_by = m.user_id and a.created_at >= ${from} and a.created_at < ${to} and ${mayReadAnalyticsRowSql(viewer, sql`a.dealership_id`)}`;
+  const drivesOf = sql`t.taken_out_by = m.user_id and t.taken_out_at >= ${from} and t.taken_out_at < ${to} and ${mayReadAnalyticsRowSql(viewer, sql`t.dealership_id`)}`;
   return sql`
     select * from (
       select u.id, u.first_name, u.last_name, u.email, m.role,
@@ -221,14 +243,14 @@ export function salesRepAnalyticsSql(dealershipId: string, period: Period): SQL 
           ) latest order by at desc, id desc limit ${RECENT_ACTIVITY_PER_REP}) x) as recent
       from ${dealershipUsers} m
       join ${users} u on u.id = m.user_id
-      where m.dealership_id = ${dealershipId} and m.active
+      where ${mayReadAnalyticsRowSql(viewer, sql`m.dealership_id`)} and m.active
     ) members
-    where role = 'sales' or leads_claimed + appointments_scheduled + test_drives_taken > 0
+    where role = 'sales' or (role = 'management' and leads_claimed > 0)
   `;
 }
 
 /** Totals, averages and top performers of the reps' rows. */
-function summarize(rows: RepRow[]): Omit<SalesRepAnalytics, "leadsBySource"> {
+function summarize(rows: RepRow[]): Omit<SalesRepAnalytics, "leadsBySource" | "lostReasons"> {
   const reps: SalesRep[] = rows.map((r) => ({
     id: r.id,
     firstName: r.first_name,

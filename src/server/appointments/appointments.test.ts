@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { anonymous, createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
-import { addDays, localToday } from "../../shared/dealership-clock";
+import { addDays, localMoment, localToday } from "../../shared/dealership-clock";
 import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { makeAppointment } from "../db/factories-appointments";
 import { appointments } from "../db/schema/appointments";
@@ -13,6 +13,29 @@ import { deliverMail } from "../../../tests/helpers/deliver-mail";
 // another dealership; validation; status timestamps; a lead's appointments (spec part 1 §2.7, §2.8, §5, §6, §7).
 
 const TZ = "America/Toronto";
+
+/** The instant it is `time` (HH:MM) on `date` on the dealership's clock (Toronto is UTC-4 or UTC-5). */
+function onTheClock(date: string, time: string): Date {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const [h, min] = time.split(":").map(Number) as [number, number];
+  for (const offset of [4, 5]) {
+    const at = new Date(Date.UTC(y, m - 1, d, h + offset, min));
+    const local = localMoment(TZ, at);
+    if (local.date === date && local.time === time) return at;
+  }
+  throw new Error(`no instant for ${date} ${time}`);
+}
+
+/** Runs `body` with the clock (Date only: timers and the database keep real time) set to `time` of today in TZ. */
+async function at<T>(date: string, time: string, body: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(onTheClock(date, time));
+  try {
+    return await body();
+  } finally {
+    vi.useRealTimers();
+  }
+}
 let t: TestApp;
 let dealershipId: string;
 let otherDealershipId: string;
@@ -93,7 +116,7 @@ describe("POST /api/dealerships/{id}/appointments", () => {
       firstName: "Casey",
       lastName: "Buyer",
       email: "casey@example.com",
-      phone: "416-555-0142",
+      phone: "+14165550142", // stored in E.164 (decision 205)
       date: nextWeek,
       time: "10:30",
       duration: 60,
@@ -123,9 +146,21 @@ describe("POST /api/dealerships/{id}/appointments", () => {
   });
 
   it("accepts today on the dealership's clock, with an empty e-mail and no description", async () => {
-    const response = await as.sales.post(path(), { ...valid(), date: today, email: "", description: "", phone: "" });
+    const response = await at(today, "08:00", () => as.sales.post(path(), { ...valid(), date: today, email: "", description: "", phone: "" }));
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({ date: today, email: null, description: null, phone: null });
+  });
+
+  it("refuses a slot of today that has already begun on the dealership's clock (issue 29), and takes a later one", async () => {
+    const before = await at(today, "10:45", () => as.sales.post(path(), { ...valid(), date: today, time: "09:00" }));
+    expect(before.statusCode).toBe(400);
+    expect(before.json().fields).toEqual({ time: "This time has already passed today" });
+    const begun = await at(today, "10:45", () => as.sales.post(path(), { ...valid(), date: today, time: "10:30" }));
+    expect(begun.statusCode).toBe(400);
+    const later = await at(today, "10:45", () => as.sales.post(path(), { ...valid(), date: today, time: "11:00" }));
+    expect(later.statusCode, later.body).toBe(201);
+    const tomorrow = await at(today, "10:45", () => as.sales.post(path(), { ...valid(), date: addDays(today, 1), time: "09:00" }));
+    expect(tomorrow.statusCode, tomorrow.body).toBe(201);
   });
 
   it("names every missing required field and saves nothing", async () => {
@@ -144,7 +179,7 @@ describe("POST /api/dealerships/{id}/appointments", () => {
   it.each(["09:15", "08:30", "18:00", "17:45", "9:00", "noon"])("refuses the off-slot time %s", async (time) => {
     const response = await as.sales.post(path(), { ...valid(), time });
     expect(response.statusCode).toBe(400);
-    expect(response.json().fields.time).toBe("Please choose one of the available time slots");
+    expect(response.json().fields.time).toMatch(/^Please choose one of the available time slots/);
     expect(await countAppointments()).toBe(0);
   });
 

@@ -2,6 +2,7 @@ import { TZDate } from "@date-fns/tz";
 import { tzlib_get_ical_block } from "timezones-ical-library";
 import { addDays } from "../../shared/dealership-clock";
 import { fullName } from "../../shared/format";
+import { formatPhone } from "../../shared/phone";
 import type { AppointmentWithUser } from "./queries";
 
 // The iCalendar (RFC 5545) document of a calendar subscription (decision 023). Times are written as the
@@ -138,7 +139,7 @@ export function appointmentsCalendar(context: FeedContext, rows: AppointmentWith
     const customer = fullName(row);
     const description = [
       `Customer: ${customer}`,
-      row.phone ? `Phone: ${row.phone}` : null,
+      row.phone ? `Phone: ${formatPhone(row.phone)}` : null,
       row.email ? `Email: ${row.email}` : null,
       `Status: ${STATUS_LABELS[row.status] ?? row.status}`,
       row.assignedToUser ? `Sales Associate: ${fullName(row.assignedToUser)}` : null,

@@ -2,13 +2,12 @@ import { and, asc, count, eq, getTableColumns, gt, gte, lte, ne, or, sql, type S
 import { alias } from "drizzle-orm/pg-core";
 import type { AppointmentStatus, DealershipRole } from "../../shared/constants";
 import { addDays, localMoment, localToday } from "../../shared/dealership-clock";
-import { can, rolesThatCan } from "../../shared/permissions";
 import type { AppointmentSnapshot } from "../../shared/events";
 import type { AppointmentInput } from "../../shared/schemas/appointment";
+import { mayOpenAppointmentSql, openAppointmentSql, ownAppointmentSql } from "../access/appointments";
 import { roleSql, viewerOf, type Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
 import { appointments } from "../db/schema/appointments";
-import { dealerships } from "../db/schema/dealerships";
 import { users } from "../db/schema/users";
 
 // Appointment SQL. Every read goes through `visibleTo`, which scopes rows to one dealership and, for a sales user,
@@ -20,19 +19,14 @@ export type AppointmentRow = typeof appointments.$inferSelect;
 
 export type { Viewer };
 
-/** A sales user's "own" appointments: assigned to them or created by them (decision 020). */
-function ownedBy(userId: string): SQL {
-  return or(eq(appointments.assignedTo, userId), eq(appointments.createdBy, userId))!;
-}
-
-/** The rows a viewer may see: their dealership, and only their own unless the role sees all (part 1 §6). */
+/**
+ * The rows a viewer may see (access/appointments.ts: their dealership, and only their own unless the role sees all),
+ * or with `onlyMine` only their own whatever the role.
+ */
 export function visibleTo(viewer: Pick<Viewer, "userId" | "dealershipId" | "role">, onlyMine = false): SQL {
-  const inDealership = eq(appointments.dealershipId, viewer.dealershipId);
-  if (onlyMine || !can(viewer.role, "seeAllAppointments")) return and(inDealership, ownedBy(viewer.userId))!;
-  return inDealership;
+  if (!onlyMine) return mayOpenAppointmentSql(viewer, appointments);
+  return and(eq(appointments.dealershipId, viewer.dealershipId), ownAppointmentSql(viewer.userId, appointments))!;
 }
-
-const SEE_ALL = rolesThatCan("seeAllAppointments");
 
 /**
  * An appointment the user may see, with the viewer it is seen as (object routes): undefined when missing, in another
@@ -43,13 +37,7 @@ export async function findVisibleAppointment(db: Executor, userId: string, id: s
   const [row] = await db
     .select({ dealershipId: appointments.dealershipId, role: sql<DealershipRole>`${role}` })
     .from(appointments)
-    .where(
-      and(
-        eq(appointments.id, id),
-        sql`${role} is not null`,
-        or(sql`${role} in (${sql.join(SEE_ALL.map((r) => sql`${r}`), sql`, `)})`, ownedBy(userId)),
-      ),
-    )
+    .where(and(eq(appointments.id, id), openAppointmentSql({ userId, role }, appointments)))
     .limit(1);
   return row ? viewerOf(userId, row.dealershipId, row.role) : undefined;
 }
@@ -82,12 +70,6 @@ function selectAppointments(db: Executor) {
 export type AppointmentWithUser = Awaited<ReturnType<ReturnType<typeof selectAppointments>["where"]>>[number];
 
 const byDateAndTime = [asc(appointments.date), asc(appointments.time), asc(appointments.createdAt), asc(appointments.id)];
-
-export async function dealershipTimezone(db: Executor, dealershipId: string): Promise<string> {
-  const [row] = await db.select({ timezone: dealerships.timezone }).from(dealerships).where(eq(dealerships.id, dealershipId)).limit(1);
-  if (!row) throw new Error(`dealership ${dealershipId} not found`);
-  return row.timezone;
-}
 
 /** One appointment the viewer may see, with the assigned user's name. */
 export async function appointmentWithUser(db: Executor, viewer: Viewer, id: string): Promise<AppointmentWithUser | undefined> {

@@ -1,35 +1,35 @@
 import type { FastifyInstance } from "fastify";
 import { UPCOMING_APPOINTMENTS_SHOWN } from "../../shared/constants";
-import { addDays, isIsoDate, localToday } from "../../shared/dealership-clock";
+import { addDays, isIsoDate, localMoment } from "../../shared/dealership-clock";
 import { can } from "../../shared/permissions";
 import {
+  appointmentDaysQuerySchema,
   appointmentInputSchema,
   appointmentListQuerySchema,
+  appointmentRequestSchema,
   appointmentStatusSchema,
   calendarFeedRequestSchema,
   type CalendarFeedCreated,
   type CalendarFeedInfo,
+  leadAppointmentsQuerySchema,
 } from "../../shared/schemas/appointment";
-import { requireUser } from "../auth/current-user";
-import { requireDealershipAccess, roleInDealership, viewerOf } from "../auth/tenancy";
+import { responses } from "../../shared/schemas/responses/appointments";
+import { requireUser, signedInFirst } from "../auth/current-user";
+import { dealershipFirst, requireDealershipAccess, roleInDealership, viewerOf } from "../auth/tenancy";
 import { dealershipById } from "../dealerships/queries";
-import { publish } from "../events/outbox";
+import { dealershipClock, dealershipTimezone } from "../dealerships/timezone";
+import { answers, checkedFirst, checkedInHandler, dealershipPath, pathOf, type ZodTypeProvider } from "../http/contract";
 import { badRequest, notFound, parseInput } from "../http/errors";
-import { lockVisibleLead } from "../leads/queries";
-import { visibleLead } from "../leads/routes";
+import { visibleLead } from "../leads/visible-lead";
+import { changeAppointmentStatus, scheduleAppointment } from "./commands";
 import { deleteFeed, feedByToken, feedOf, feedPath, issueFeed, markFeedFetched } from "./calendar-feeds";
 import { appointmentsCalendar } from "./ical";
 import {
   appointmentDays,
-  appointmentSnapshot,
   appointmentsForFeed,
   appointmentsOfLead,
-  appointmentWithUser,
-  createAppointment,
-  dealershipTimezone,
   findVisibleAppointment,
   listAppointments,
-  setAppointmentStatus,
   upcomingAppointments,
 } from "./queries";
 
@@ -39,42 +39,59 @@ import {
 const FEED_REFRESH_SECONDS = 15 * 60;
 const MAX_DAY_RANGE = 92;
 
-export async function appointmentRoutes(app: FastifyInstance): Promise<void> {
-  app.post<{ Params: { id: string } }>("/api/dealerships/:id/appointments", async (request, reply) => {
-    const access = await requireDealershipAccess(request, request.params.id);
-    const timezone = await dealershipTimezone(app.db, access.dealershipId);
-    // "Not before today" on the dealership's clock, not the server's or the browser's (part 1 §5).
-    const input = parseInput(appointmentInputSchema(localToday(timezone, new Date())), request.body);
-    const body = await app.db.transaction(async (tx) => {
-      // The lead must be one this user may see (a sales rep cannot schedule onto a colleague's client), and it stays
-      // locked until the appointment commits.
-      if (input.leadId && !(await lockVisibleLead(tx, access, input.leadId))) {
-        throw badRequest("leadId: Lead not found in this dealership", { leadId: "Lead not found in this dealership" });
-      }
-      const created = await createAppointment(tx, access, input);
-      await publish(tx, {
-        type: "appointment.created",
-        dealershipId: access.dealershipId,
-        actorId: access.userId,
-        payload: { appointment: appointmentSnapshot(created) },
-      });
-      return appointmentWithUser(tx, access, created.id);
-    });
-    return reply.code(201).send(body);
-  });
+export async function appointmentRoutes(server: FastifyInstance): Promise<void> {
+  const app = server.withTypeProvider<ZodTypeProvider>();
+  const memberFirst = dealershipFirst();
 
-  app.get<{ Params: { id: string } }>("/api/dealerships/:id/appointments", async (request) => {
-    const access = await requireDealershipAccess(request, request.params.id);
-    const filter = parseInput(appointmentListQuerySchema, request.query);
-    const timezone = await dealershipTimezone(app.db, access.dealershipId);
-    const clock = { now: new Date(), timezone };
-    if (filter.type === "upcoming") return upcomingAppointments(app.db, access, clock, UPCOMING_APPOINTMENTS_SHOWN);
-    return listAppointments(app.db, access, filter, clock);
-  });
+  // The body's date is bounded by the dealership's today, which the handler looks up: it parses the body itself.
+  app.post(
+    "/api/dealerships/:id/appointments",
+    {
+      schema: {
+        params: dealershipPath,
+        body: checkedInHandler(appointmentRequestSchema),
+        response: answers(responses["POST /api/dealerships/:id/appointments"]),
+      },
+    },
+    async (request, reply) => {
+      const access = await requireDealershipAccess(request, request.params.id);
+      const { timezone, businessHours } = await dealershipClock(app.db, access.dealershipId);
+      // "Not before today" on the dealership's clock, not the server's or the browser's (part 1 §5), not a slot of
+      // today that has already begun (issue 29), and within the day's business hours (decision 191).
+      const moment = localMoment(timezone, new Date());
+      const input = parseInput(appointmentInputSchema(moment.date, moment.time, businessHours), request.body);
+      const body = await scheduleAppointment(app.db, access, input);
+      return reply.code(201).send(body);
+    },
+  );
 
-  // The month picker's markers: how many appointments the user can see on each day of a range.
-  app.get<{ Params: { id: string }; Querystring: { from?: string; to?: string } }>(
+  app.get(
+    "/api/dealerships/:id/appointments",
+    {
+      schema: { params: dealershipPath, querystring: appointmentListQuerySchema, response: answers(responses["GET /api/dealerships/:id/appointments"]) },
+      preValidation: memberFirst,
+    },
+    async (request) => {
+      const access = await requireDealershipAccess(request, request.params.id);
+      const filter = request.query;
+      const timezone = await dealershipTimezone(app.db, access.dealershipId);
+      const clock = { now: new Date(), timezone };
+      if (filter.type === "upcoming") return upcomingAppointments(app.db, access, clock, UPCOMING_APPOINTMENTS_SHOWN);
+      return listAppointments(app.db, access, filter, clock);
+    },
+  );
+
+  // The month picker's markers: how many appointments the user can see on each day of a range. The handler checks
+  // the range, naming the first bad end only.
+  app.get(
     "/api/dealerships/:id/appointments/days",
+    {
+      schema: {
+        params: dealershipPath,
+        querystring: checkedInHandler(appointmentDaysQuerySchema.partial()),
+        response: answers(responses["GET /api/dealerships/:id/appointments/days"]),
+      },
+    },
     async (request) => {
       const access = await requireDealershipAccess(request, request.params.id);
       const { from, to } = request.query;
@@ -87,75 +104,90 @@ export async function appointmentRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.patch<{ Params: { id: string } }>("/api/appointments/:id/status", async (request) => {
+  // A sales user works only their own appointments; another's answers like a missing one (decision 020), before the
+  // body is looked at.
+  const visibleAppointment = checkedFirst(async (request) => {
     const user = await requireUser(request);
-    // A sales user works only their own appointments; another's answers like a missing one (decision 020).
-    const viewer = await findVisibleAppointment(app.db, user.id, request.params.id);
+    const viewer = await findVisibleAppointment(app.db, user.id, (request.params as { id: string }).id);
     if (!viewer) throw notFound("Appointment not found");
-    const { status } = parseInput(appointmentStatusSchema, request.body);
-    const body = await app.db.transaction(async (tx) => {
-      const updated = await setAppointmentStatus(tx, viewer, request.params.id, status, new Date());
-      if (!updated) return undefined;
-      if (updated.row.status !== updated.previousStatus) {
-        await publish(tx, {
-          type: "appointment.status_changed",
-          dealershipId: viewer.dealershipId,
-          actorId: viewer.userId,
-          payload: { appointment: appointmentSnapshot(updated.row), previousStatus: updated.previousStatus },
-        });
-      }
-      return appointmentWithUser(tx, viewer, request.params.id);
-    });
-    if (!body) throw notFound("Appointment not found");
-    return body;
+    return viewer;
   });
+  app.patch(
+    "/api/appointments/:id/status",
+    {
+      schema: { params: pathOf("id"), body: appointmentStatusSchema, response: answers(responses["PATCH /api/appointments/:id/status"]) },
+      preValidation: visibleAppointment.preValidation,
+    },
+    async (request) => {
+      const viewer = visibleAppointment.answer(request);
+      const { status } = request.body;
+      const body = await changeAppointmentStatus(app.db, viewer, request.params.id, status);
+      if (!body) throw notFound("Appointment not found");
+      return body;
+    },
+  );
 
   // A lead's appointments for its detail page (spec part 2 §7; decision 022): GET /api/appointments?leadId=...
-  app.get<{ Querystring: { leadId?: string } }>("/api/appointments", async (request) => {
-    await requireUser(request);
-    const leadId = request.query.leadId;
-    if (typeof leadId !== "string" || !leadId) throw badRequest("leadId: is required", { leadId: "is required" });
-    // The same visibility as GET /api/leads/{id}: a colleague's client is not found, not an empty list.
-    const { viewer } = await visibleLead(request, leadId);
-    return appointmentsOfLead(app.db, viewer, leadId);
-  });
+  app.get(
+    "/api/appointments",
+    { schema: { querystring: leadAppointmentsQuerySchema, response: answers(responses["GET /api/appointments"]) }, preValidation: signedInFirst },
+    async (request) => {
+      await requireUser(request);
+      const { leadId } = request.query;
+      // The same visibility as GET /api/leads/{id}: a colleague's client is not found, not an empty list.
+      const { viewer } = await visibleLead(request, leadId);
+      return appointmentsOfLead(app.db, viewer, leadId);
+    },
+  );
 
   // Calendar subscription (decision 023).
-  app.get<{ Params: { id: string } }>("/api/dealerships/:id/calendar-feed", async (request, reply) => {
-    const access = await requireDealershipAccess(request, request.params.id);
-    const feed = await feedOf(app.db, access.user.id, access.dealershipId);
-    reply.header("cache-control", "no-store");
-    const info: CalendarFeedInfo = {
-      exists: Boolean(feed),
-      scope: feed?.scope ?? null,
-      createdAt: feed?.createdAt.toISOString() ?? null,
-      lastFetchedAt: feed?.lastFetchedAt?.toISOString() ?? null,
-      canChooseDealership: can(access.role, "seeAllAppointments"),
-    };
-    return info;
-  });
+  app.get(
+    "/api/dealerships/:id/calendar-feed",
+    { schema: { params: dealershipPath, response: answers(responses["GET /api/dealerships/:id/calendar-feed"]) } },
+    async (request, reply) => {
+      const access = await requireDealershipAccess(request, request.params.id);
+      const feed = await feedOf(app.db, access.user.id, access.dealershipId);
+      reply.header("cache-control", "no-store");
+      const info: CalendarFeedInfo = {
+        exists: Boolean(feed),
+        scope: feed?.scope ?? null,
+        createdAt: feed?.createdAt.toISOString() ?? null,
+        lastFetchedAt: feed?.lastFetchedAt?.toISOString() ?? null,
+        canChooseDealership: can(access.role, "seeAllAppointments"),
+      };
+      return info;
+    },
+  );
 
-  app.post<{ Params: { id: string } }>("/api/dealerships/:id/calendar-feed", async (request, reply) => {
-    const access = await requireDealershipAccess(request, request.params.id);
-    const { scope } = parseInput(calendarFeedRequestSchema, request.body);
-    if (scope === "dealership" && !can(access.role, "seeAllAppointments")) {
-      throw badRequest("scope: Only front desk and management can subscribe to all dealership appointments", {
-        scope: "Only front desk and management can subscribe to all dealership appointments",
-      });
-    }
-    const { token, row } = await issueFeed(app.db, { userId: access.user.id, dealershipId: access.dealershipId, scope }, new Date());
-    const url = `${app.config.appUrl}${feedPath(token)}`;
-    const body: CalendarFeedCreated = {
-      scope: row.scope,
-      url,
-      webcalUrl: url.replace(/^https?:/, "webcal:"),
-      createdAt: row.createdAt.toISOString(),
-    };
-    reply.header("cache-control", "no-store");
-    return reply.code(201).send(body);
-  });
+  app.post(
+    "/api/dealerships/:id/calendar-feed",
+    {
+      schema: { params: dealershipPath, body: calendarFeedRequestSchema, response: answers(responses["POST /api/dealerships/:id/calendar-feed"]) },
+      preValidation: memberFirst,
+    },
+    async (request, reply) => {
+      const access = await requireDealershipAccess(request, request.params.id);
+      const { scope } = request.body;
+      if (scope === "dealership" && !can(access.role, "seeAllAppointments")) {
+        throw badRequest("scope: Only front desk and management can subscribe to all dealership appointments", {
+          scope: "Only front desk and management can subscribe to all dealership appointments",
+        });
+      }
+      const { token, row } = await issueFeed(app.db, { userId: access.user.id, dealershipId: access.dealershipId, scope }, new Date());
+      const url = `${app.config.appUrl}${feedPath(token)}`;
+      const body: CalendarFeedCreated = {
+        scope: row.scope,
+        url,
+        webcalUrl: url.replace(/^https?:/, "webcal:"),
+        createdAt: row.createdAt.toISOString(),
+      };
+      reply.header("cache-control", "no-store");
+      return reply.code(201).send(body);
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>("/api/dealerships/:id/calendar-feed", async (request, reply) => {
+  // 204, no body: the route declares its path only.
+  app.delete("/api/dealerships/:id/calendar-feed", { schema: { params: dealershipPath } }, async (request, reply) => {
     const access = await requireDealershipAccess(request, request.params.id);
     await deleteFeed(app.db, access.user.id, access.dealershipId);
     return reply.code(204).send();
@@ -163,7 +195,7 @@ export async function appointmentRoutes(app: FastifyInstance): Promise<void> {
 
   // The feed itself: no session (calendar apps have none); the secret token is the credential. Anything that is
   // not a live feed of a current member answers the same 404.
-  app.get<{ Params: { token: string } }>("/api/calendar/:token.ics", async (request, reply) => {
+  app.get("/api/calendar/:token.ics", { schema: { params: pathOf("token") } }, async (request, reply) => {
     const feed = await feedByToken(app.db, request.params.token);
     if (!feed) throw notFound("Calendar not found");
     const role = await roleInDealership(app.db, feed.userId, feed.dealershipId);

@@ -106,10 +106,12 @@ describe("registration", () => {
     expect((await anonymous(t.app).post("/api/login", { email: common.email, password: "123456" })).statusCode).toBe(200);
   });
 
-  it("makes a PLATFORM_ADMIN_EMAILS user a platform admin when they register", async () => {
+  it("does not make a PLATFORM_ADMIN_EMAILS address a platform admin by registering it: the address is not proven yet", async () => {
     const response = await anonymous(t.app).post("/api/register", registration("boss@example.com"));
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ email: "boss@example.com", emailVerifiedAt: null });
     const status = await t.app.inject({ method: "GET", url: "/api/user/platform-admin-status", headers: { cookie: cookieOf(response) } });
-    expect(status.json()).toEqual({ isPlatformAdmin: true });
+    expect(status.json()).toEqual({ isPlatformAdmin: false });
   });
 });
 

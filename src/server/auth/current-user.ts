@@ -30,3 +30,11 @@ export async function requireUser(request: FastifyRequest): Promise<SessionUser>
   if (!user) throw unauthorized();
   return user;
 }
+
+/**
+ * A route's preValidation for signed-in routes with a body or query schema: the 401 comes before a 400, as when the
+ * handler checked first and parsed second (decision 190). The handler's own requireUser reads the cached user.
+ */
+export async function signedInFirst(request: FastifyRequest): Promise<void> {
+  await requireUser(request);
+}

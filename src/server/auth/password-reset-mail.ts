@@ -1,6 +1,6 @@
 import { PASSWORD_RESET_VALID_MINUTES } from "../../shared/schemas/profile";
 import type { OutgoingMail } from "../mail/mailer";
-import { escapeHtml, mailLayout } from "../team/mails";
+import { escapeHtml, mailLayout } from "../mail/layout";
 
 // The forgotten-password e-mail. The token rides in the link's #fragment: browsers never send a fragment to a
 // server, so it stays out of access logs, proxies and Referer headers (decision 083).

@@ -4,9 +4,11 @@ import { deliverMail } from "../../../tests/helpers/deliver-mail";
 import { startSmtpReceiver, type SmtpReceiver } from "../../../tests/helpers/smtp-receiver";
 import { createTestApp, signIn, type TestApp } from "../../../tests/helpers/test-app";
 import { PASSWORD_RESET_INVALID, PASSWORD_RESET_SENT } from "../../shared/schemas/profile";
+import { rowsOf } from "../db/client";
 import { makeUser, type MadeUser } from "../db/factories";
 import { passwordResetTokens } from "../db/schema/password-resets";
 import { users } from "../db/schema/users";
+import { settleAfterAnswer } from "../http/after-answer";
 import { RESET_CAPS } from "./password-reset";
 
 // Forgotten password (issue 15; decision 083): same answer for any e-mail, a single-use expiring link by e-mail,
@@ -64,6 +66,31 @@ describe("asking for a password reset", () => {
     await deliverMail(t.app);
     await smtp.waitFor(user.email, { subject: /Reset your Showroom password/ });
     expect(smtp.mailsTo("nobody-here@example.com")).toEqual([]);
+  });
+
+  it("answers before the e-mail is looked up: at the answer there is no link and no mail yet, for an account or not", async () => {
+    const user = await makeUser(t.db);
+    // One statement, so it sees one moment: the account's links, and mail to the e-mail queued or already sent.
+    const madeFor = async (email: string) => {
+      const [row] = rowsOf<{ links: number; mails: number }>(
+        await t.db.execute(sql`select
+          (select count(*) from password_reset_tokens r join users u on u.id = r.user_id where u.email = ${email})::int as links,
+          ((select count(*) from pgboss.job where name = 'mail' and data->>'to' = ${email})
+            + (select count(*) from emails_log where "to" = ${email}))::int as mails`),
+      );
+      return row;
+    };
+    for (const [email, made] of [
+      [user.email, { links: 1, mails: 1 }],
+      ["not-an-account@example.com", { links: 0, mails: 0 }],
+    ] as const) {
+      const response = await requestReset(email);
+      expect(response.json()).toEqual({ message: PASSWORD_RESET_SENT });
+      // The answer waited for the request to be counted, nothing that depends on the e-mail (decision 170).
+      expect(await madeFor(email)).toEqual({ links: 0, mails: 0 });
+      await settleAfterAnswer(t.db);
+      expect(await madeFor(email)).toEqual(made);
+    }
   });
 
   it("keeps only a hash of the token", async () => {

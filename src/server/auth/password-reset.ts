@@ -12,7 +12,8 @@ import { hashPassword } from "./passwords";
 import { passwordResetMail } from "./password-reset-mail";
 import { endSessionsOfUser } from "./sessions";
 
-// Forgotten password (issue 15; decision 083). A request answers the same whether or not the e-mail has an account;
+// Forgotten password (issue 15; decisions 083, 170). A request answers the same, and as fast, whether or not the e-mail
+// has an account: it is counted, answered, and only then looked up;
 // the link carries a random token of which only the SHA-256 is stored. Using it is one conditional UPDATE (unused and
 // unexpired), in the transaction that sets the password, ends every session of the user and voids their other links.
 
@@ -33,10 +34,20 @@ function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
-/** Mails a reset link when the e-mail has an account; nothing otherwise. Throttled either way. */
-export async function requestPasswordReset(app: FastifyInstance, email: string, ip: string): Promise<void> {
+/**
+ * Counts a request, per e-mail and per address, before anything is looked up: the same statement whether or not an
+ * account has the e-mail (decision 170). 429 when a cap is reached.
+ */
+export async function countResetRequest(app: FastifyInstance, email: string, ip: string): Promise<void> {
   const counted = await countAttempt(app.db, requestRules(email, ip));
   if (counted.blockedForSeconds !== null) throw tooManyAttempts(TOO_MANY_RESET_REQUESTS, counted.blockedForSeconds);
+}
+
+/**
+ * Mails a reset link when the e-mail has an account; nothing otherwise. Runs after the request has been answered
+ * (decision 170), so how long this takes tells the asker nothing.
+ */
+export async function mailResetLink(app: FastifyInstance, email: string): Promise<void> {
   const user = await userByEmail(app.db, email);
   if (!user) return;
   const token = randomBytes(32).toString("base64url");

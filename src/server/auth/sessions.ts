@@ -11,7 +11,7 @@ import { SECRET_USER_FIELDS, type SessionUser } from "./current-user";
 // on its hash. Idle expiry slides forward with use; absolute expiry never moves. sessions.user_id is a real key
 // (decision 052): ending every session of a user is one statement.
 
-export const SESSION_COOKIE = "showroom.sid";
+export { SESSION_COOKIE } from "../http/cookies";
 // Sliding the idle expiry costs a write; do it at most once a minute per session.
 const TOUCH_INTERVAL_MS = 60_000;
 

@@ -4,7 +4,9 @@ import type { DealershipRole } from "../../shared/constants";
 import { can, type Capability } from "../../shared/permissions";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { dealershipUsers, dealerships } from "../db/schema/dealerships";
+import { apiTokens } from "../db/schema/integrations";
 import { platformAdminDealershipAccess, platformAdmins } from "../db/schema/platform";
+import { users } from "../db/schema/users";
 import { forbidden } from "../http/errors";
 import { requireUser, type SessionUser } from "./current-user";
 
@@ -28,7 +30,8 @@ export interface DealershipAccess extends Viewer {
 
 /**
  * The user's role in a dealership as SQL, null when none: an active membership of an active dealership, or
- * "management" for an active platform admin granted access to it. The one definition of access, used by the session
+ * "management" for an active platform admin granted access to it, or a live API token's role for the token's own
+ * account (decision 225). The one definition of access, used by the session
  * query and by every area's object queries.
  */
 export function roleSql(userId: unknown, dealershipId: unknown): SQL<DealershipRole | null> {
@@ -36,7 +39,10 @@ export function roleSql(userId: unknown, dealershipId: unknown): SQL<DealershipR
     (select du.role from ${dealershipUsers} du join ${dealerships} d on d.id = du.dealership_id
       where du.user_id = ${userId} and du.dealership_id = ${dealershipId} and du.active and d.active limit 1),
     (select 'management'::text from ${platformAdminDealershipAccess} a join ${platformAdmins} p on p.user_id = a.user_id
-      where a.user_id = ${userId} and a.dealership_id = ${dealershipId} and a.active and p.active limit 1))`;
+      where a.user_id = ${userId} and a.dealership_id = ${dealershipId} and a.active and p.active limit 1),
+    (select t.role from ${apiTokens} t join ${dealerships} d on d.id = t.dealership_id
+      where t.user_id = ${userId} and t.dealership_id = ${dealershipId} and t.revoked_at is null
+        and (t.expires_at is null or t.expires_at > now()) and d.active limit 1))`;
 }
 
 /** Whether the user is an active platform admin, as SQL. */
@@ -49,6 +55,37 @@ export async function roleInDealership(db: Db | Tx, userId: string, dealershipId
   return rowsOf<{ role: DealershipRole | null }>(result)[0]?.role ?? null;
 }
 
+const NO_ACCESS = "You do not have access to this dealership";
+
+/**
+ * Holds the dealership in service, and the writer's account, until the transaction ends (decision 176): the
+ * dealership's row FOR SHARE while it is active, the user's row FOR KEY SHARE; else 403, as for a user without a role
+ * there. Deleting a dealership updates its row and deleting an account locks the user's row, so either waits for the
+ * writes holding them to commit (and then returns the leads they claimed), and a write that comes after waits for
+ * the deletion and finds the dealership or the account gone: nothing lands after a deletion, nothing fails on a
+ * foreign key to a user deleted a moment ago.
+ *
+ * Lock order: every write of a dealership's records takes this FIRST (the dealership's row, then the user's), before
+ * any row of a lead, appointment, test drive or vehicle. The dealership's deletion, member removals, invitations and
+ * an account's deletion lock the dealership's row first too, so nobody holds a record while waiting for the
+ * dealership. The claim folds the same locks into its one statement (leads/queries.ts).
+ */
+export async function holdDealership(tx: Tx, viewer: Pick<Viewer, "userId" | "dealershipId">): Promise<void> {
+  const held = await tx.execute(sql`
+    select d.id from ${dealerships} d join ${users} u on u.id = ${viewer.userId}
+    where d.id = ${viewer.dealershipId} and d.active
+    for share of d for key share of u`);
+  if (rowsOf(held).length === 0) throw forbidden(NO_ACCESS);
+}
+
+/** A write of one dealership's records: one transaction that first holds the dealership in service (holdDealership). */
+export function writeInDealership<T>(db: Db, viewer: Pick<Viewer, "userId" | "dealershipId">, write: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await holdDealership(tx, viewer);
+    return write(tx);
+  });
+}
+
 /**
  * For /api/dealerships/{id}/... paths: 401 signed out, 403 without a role there. The session query already resolved
  * the role in the path's dealership (one round trip per request); another dealership id is looked up.
@@ -58,8 +95,20 @@ export async function requireDealershipAccess(request: FastifyRequest, dealershi
   const resolved = request.session?.dealership;
   const role =
     resolved && resolved.id === dealershipId ? resolved.role : await roleInDealership(request.server.db, user.id, dealershipId);
-  if (!role) throw forbidden("You do not have access to this dealership");
+  if (!role) throw forbidden(NO_ACCESS);
   return { user, userId: user.id, dealershipId, role, isPlatformAdmin: request.session?.isPlatformAdmin ?? false };
+}
+
+/**
+ * A route's preValidation for /api/dealerships/:id/... routes with a body or query schema: the 401 and 403 (and the
+ * capability's 403) come before a 400, as when the handler checked first and parsed second (decision 190). The
+ * handler asks again for its viewer: the user is cached and the path's role was resolved with the session.
+ */
+export function dealershipFirst(capability?: Capability, message?: string): (request: FastifyRequest) => Promise<void> {
+  return async (request) => {
+    const access = await requireDealershipAccess(request, (request.params as { id: string }).id);
+    if (capability) requireCapability(access, capability, message);
+  };
 }
 
 /** The viewer for an object found through `roleSql` in an area query. */

@@ -43,14 +43,15 @@ export function qrCodeDataUrl(uri: string): Promise<string> {
 }
 
 /**
- * The time step whose code this is, when it is the code of the current step or of the one before (a code typed
- * just as it changed); null otherwise. Two steps back, or a step ahead, is refused.
+ * The time step whose code this is, when it is the code of the current step or of one step on either side (RFC 6238
+ * §5.2: a code typed just as it changed, or a phone whose clock runs a little fast or slow; decision 179); null
+ * otherwise. Two steps away is refused. Each step is used once: sign-in refuses a step not newer than the last used.
  */
 export function matchingStep(secret: string, token: string, now: number): number | null {
   if (!new RegExp(`^\\d{${TWO_FACTOR_CODE_LENGTH}}$`).test(token)) return null;
   const key = Secret.fromBase32(secret);
   const current = timeStep(now);
-  for (const step of [current, current - 1]) {
+  for (const step of [current, current - 1, current + 1]) {
     if (HOTP.validate({ token, secret: key, algorithm: "SHA1", digits: TWO_FACTOR_CODE_LENGTH, counter: step, window: 0 }) === 0) {
       return step;
     }

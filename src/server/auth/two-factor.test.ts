@@ -6,6 +6,8 @@ import { base32Decode, hotp, stepAt, totpAt } from "../../../tests/helpers/totp"
 import { makeUser, type MadeUser } from "../db/factories";
 import { users } from "../db/schema/users";
 import { THROTTLE } from "./login-throttle";
+import { PASSWORD_OR_CODE_NEEDED } from "../../shared/schemas/two-factor";
+import { TWO_FACTOR_CODE_USED } from "./two-factor";
 import { matchingStep, twoFactorClock } from "./two-factor-codes";
 
 // Two-factor sign-in (issue 15; part 1 §2.2, §4; part 2 §4, §5, §7). The codes a phone would show are computed here
@@ -88,11 +90,13 @@ describe("authenticator codes", () => {
     }
   });
 
-  it("accept the previous step's code but not one two steps back or one step ahead", () => {
+  it("accept one step of drift on either side (RFC 6238 §5.2) but not two", () => {
     const now = 1_700_000_010_000;
     expect(matchingStep(rfcSecret, totpAt(rfcSecret, now - STEP), now)).toBe(stepAt(now) - 1);
+    expect(matchingStep(rfcSecret, totpAt(rfcSecret, now), now)).toBe(stepAt(now));
+    expect(matchingStep(rfcSecret, totpAt(rfcSecret, now + STEP), now)).toBe(stepAt(now) + 1);
     expect(matchingStep(rfcSecret, totpAt(rfcSecret, now - 2 * STEP), now)).toBeNull();
-    expect(matchingStep(rfcSecret, totpAt(rfcSecret, now + STEP), now)).toBeNull();
+    expect(matchingStep(rfcSecret, totpAt(rfcSecret, now + 2 * STEP), now)).toBeNull();
   });
 });
 
@@ -226,6 +230,29 @@ describe("signing in with two-factor", () => {
     expect(response.statusCode, response.body).toBe(200);
   });
 
+  it("signs in with a code from 30 s back, now or 30 s ahead (a phone's clock a little off), each once", async () => {
+    const now = pinClock(Date.now());
+    for (const offset of [-STEP, 0, STEP]) {
+      // Set up three steps earlier, so the setup's own step is out of the way.
+      twoFactorClock.now = () => now - 3 * STEP;
+      const { user, secret } = await userWithTwoFactor(now - 3 * STEP);
+      twoFactorClock.now = () => now;
+      const code = totpAt(secret, now + offset);
+      const first = await login(user, code);
+      expect(first.statusCode, `${offset} ms: ${first.body}`).toBe(200);
+      expect((await login(user, code)).statusCode, `${offset} ms, used again`).toBe(401);
+    }
+  });
+
+  it("refuses, after a code of the step ahead, the current step's code (steps are used in order, once)", async () => {
+    const now = pinClock(Date.now());
+    twoFactorClock.now = () => now - 3 * STEP;
+    const { user, secret } = await userWithTwoFactor(now - 3 * STEP);
+    twoFactorClock.now = () => now;
+    expect((await login(user, totpAt(secret, now + STEP))).statusCode).toBe(200);
+    expect((await login(user, totpAt(secret, now))).statusCode).toBe(401);
+  });
+
   it("refuses a code from two steps back", async () => {
     const now = pinClock(Date.now());
     const { user, secret } = await userWithTwoFactor(now);
@@ -282,9 +309,9 @@ describe("signing in with two-factor", () => {
 });
 
 describe("backup codes and turning two-factor off", () => {
-  it("replaces every backup code with new ones", async () => {
+  it("replaces every backup code with new ones, given the password", async () => {
     const { user, session, backupCodes } = await userWithTwoFactor(pinClock(Date.now()));
-    const response = await session.post("/api/auth/2fa/regenerate-backup-codes");
+    const response = await session.post("/api/auth/2fa/regenerate-backup-codes", { password: user.password });
     expect(response.statusCode).toBe(200);
     const fresh = response.json<{ backupCodes: string[] }>().backupCodes;
     expect(fresh).toHaveLength(10);
@@ -292,9 +319,39 @@ describe("backup codes and turning two-factor off", () => {
     expect((await login(user, fresh[0])).statusCode).toBe(200);
   });
 
+  it("replaces them given a current authenticator code instead, each code once", async () => {
+    const now = pinClock(Date.now());
+    const { session, secret, backupCodes } = await userWithTwoFactor(now);
+    twoFactorClock.now = () => now + STEP;
+    const code = totpAt(secret, now + STEP);
+    const response = await session.post("/api/auth/2fa/regenerate-backup-codes", { token: code });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<{ backupCodes: string[] }>().backupCodes).not.toContain(backupCodes[0]);
+    const replay = await session.post("/api/auth/2fa/regenerate-backup-codes", { token: code });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json()).toMatchObject({ fields: { token: TWO_FACTOR_CODE_USED } });
+  });
+
+  it("refuses new backup codes to a session alone, a wrong password, a wrong code or a backup code", async () => {
+    const { session, backupCodes } = await userWithTwoFactor(pinClock(Date.now()));
+    const sessionOnly = await session.post("/api/auth/2fa/regenerate-backup-codes", {});
+    expect(sessionOnly.statusCode).toBe(400);
+    expect(sessionOnly.json()).toMatchObject({ fields: { password: PASSWORD_OR_CODE_NEEDED } });
+    expect((await session.post("/api/auth/2fa/regenerate-backup-codes")).statusCode).toBe(400);
+    const wrongPassword = await session.post("/api/auth/2fa/regenerate-backup-codes", { password: "not-the-password" });
+    expect(wrongPassword.json()).toMatchObject({ fields: { password: "Incorrect password" } });
+    const wrongCode = await session.post("/api/auth/2fa/regenerate-backup-codes", { token: "000000" });
+    expect(wrongCode.json()).toMatchObject({ fields: { token: "Invalid verification code" } });
+    const backup = await session.post("/api/auth/2fa/regenerate-backup-codes", { token: backupCodes[0] });
+    expect(backup.statusCode).toBe(400);
+    // The old codes still work: nothing was replaced.
+    expect((await session.get("/api/auth/2fa/status")).json()).toEqual({ enabled: true, backupCodesLeft: 10 });
+  });
+
   it("refuses new backup codes while two-factor is off", async () => {
-    const session = await signIn(t.app, await makeUser(t.db));
-    expect((await session.post("/api/auth/2fa/regenerate-backup-codes")).statusCode).toBe(409);
+    const user = await makeUser(t.db);
+    const session = await signIn(t.app, user);
+    expect((await session.post("/api/auth/2fa/regenerate-backup-codes", { password: user.password })).statusCode).toBe(409);
   });
 
   it("turns off only with the password and a code, then the password alone signs in again", async () => {

@@ -1,7 +1,7 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { installJobQueue } from "../jobs/job-queue";
+import { PROJECT_ROOT } from "../project-root";
 import * as schema from "./schema/index";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -22,18 +23,20 @@ export interface Database {
   kind: "pglite" | "postgres";
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /** Connections running a statement and statements waiting for one, now (metrics). */
+  load(): { inUse: number; waiting: number };
   close(): Promise<void>;
 }
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../../../drizzle", import.meta.url));
+export const MIGRATIONS_FOLDER = path.join(PROJECT_ROOT, "drizzle");
 // Any constant shared by all app processes: only one of them applies migrations at a time.
 const MIGRATION_LOCK_KEY = 7_470_012_345;
 
 /**
- * Extensions the migrations create (pg_trgm: leads search, decision 011). Every PGlite instance that opens the
+ * Extensions the migrations create (pg_trgm and btree_gin: leads search, decisions 011 and 226). Every PGlite instance that opens the
  * app's data must be made with these, or queries touching them fail: use `newPglite`.
  */
-export const PGLITE_EXTENSIONS = { pg_trgm };
+export const PGLITE_EXTENSIONS = { pg_trgm, btree_gin };
 
 /**
  * PGlite runs each statement synchronously inside the process, and a request waiting for the one connection resumes
@@ -45,11 +48,18 @@ export const PGLITE_EXTENSIONS = { pg_trgm };
  * yielding only then left p99 at 2-3.5 s (decision 166).
  */
 class TakingTurnsPGlite extends PGlite {
-  override _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> {
-    return super._runExclusiveTransaction(async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      return fn();
-    });
+  /** Statements and transactions asked for and not finished: one runs, the rest wait (metrics). */
+  asked = 0;
+  override async _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    this.asked++;
+    try {
+      return await super._runExclusiveTransaction(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return fn();
+      });
+    } finally {
+      this.asked--;
+    }
   }
 }
 
@@ -73,6 +83,10 @@ export function openPglite(options: { dataDir?: string; client?: PGlite }): Data
     ping: async () => {
       await client.query("select 1");
     },
+    load: () => {
+      const asked = client instanceof TakingTurnsPGlite ? client.asked : 0;
+      return { inUse: Math.min(asked, 1), waiting: Math.max(asked - 1, 0) };
+    },
     close: async () => {
       if (!client.closed) await client.close();
     },
@@ -91,6 +105,7 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
     ping: async () => {
       await pool.query("select 1");
     },
+    load: () => ({ inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }
@@ -99,9 +114,9 @@ export function openPostgres(connectionString: string, poolSize = 10): Database 
  * Applies pending migrations and creates or upgrades the job queue's schema (pg-boss, decision 045). On a server, an
  * advisory lock lets several processes start at once safely.
  */
-export async function migrateDatabase(database: Database): Promise<void> {
+export async function migrateDatabase(database: Database, migrationsFolder = MIGRATIONS_FOLDER): Promise<void> {
   if (database.kind === "pglite") {
-    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    await migratePglite(database.db as never, { migrationsFolder });
     await installJobQueue(database);
     return;
   }
@@ -109,13 +124,20 @@ export async function migrateDatabase(database: Database): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
-    await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+    await migratePg(drizzlePg({ client }), { migrationsFolder });
     // On the locked connection: two processes creating pg-boss's schema at once collide.
     await installJobQueue(database, client);
   } finally {
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => undefined);
     client.release();
   }
+}
+
+/** True when every migration this build ships is applied (readiness: a process never serves an older schema). */
+export async function migrationsDone(db: Db): Promise<boolean> {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")) as { entries: unknown[] };
+  const result = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+  return (rowsOf<{ n: number }>(result)[0]?.n ?? 0) >= journal.entries.length;
 }
 
 export async function isEmptyDatabase(db: Db): Promise<boolean> {

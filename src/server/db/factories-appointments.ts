@@ -1,6 +1,7 @@
 import { APPOINTMENT_TIME_SLOTS, type AppointmentStatus } from "../../shared/constants";
 import type { Db } from "./client";
 import { appointments } from "./schema/appointments";
+import { storedPhone } from "../../shared/phone";
 
 // Appointments for the demo seed and the tests. Written straight to the table so a test can place one in the
 // past or give it timestamps; the HTTP route is what tests use when they test creation itself.
@@ -44,6 +45,8 @@ export async function makeAppointment(
       lastName: `Customer${n}`,
       time: APPOINTMENT_TIME_SLOTS[n % APPOINTMENT_TIME_SLOTS.length]!,
       ...rest,
+      // Stored as the app stores a typed number (E.164, decision 205); a value that is not one is kept as given.
+      phone: rest.phone ? (storedPhone(rest.phone) ?? rest.phone) : rest.phone,
       createdBy: userId,
       assignedTo: userId,
     })

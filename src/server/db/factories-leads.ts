@@ -1,6 +1,9 @@
 import type { LeadStatus } from "../../shared/constants";
 import type { Db } from "./client";
 import { leads } from "./schema/leads";
+import { storedPhone } from "../../shared/phone";
+
+const asStored = (phone: string | null) => (phone ? (storedPhone(phone) ?? phone) : phone);
 
 // Leads for the demo seed and the tests. Written straight to the table so a test can place one at any time or in
 // any state; the HTTP routes are what tests use when they test creating and claiming themselves.
@@ -40,7 +43,8 @@ export async function makeLead(
       firstName,
       lastName,
       email: values.email === undefined ? `${firstName}.${lastName}`.toLowerCase().replace(/[^a-z0-9.]/g, "") + "@example.com" : values.email,
-      phone: values.phone === undefined ? `416-555-${String(1000 + (n % 9000)).padStart(4, "0")}` : values.phone,
+      // Stored as the app stores a typed number (E.164, decision 205); a value that is not one is kept as given.
+      phone: asStored(values.phone === undefined ? `416-555-${String(1000 + (n % 9000)).padStart(4, "0")}` : values.phone),
       description: values.description ?? null,
       status,
       claimedBy,

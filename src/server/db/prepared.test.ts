@@ -1,3 +1,5 @@
+// PostgreSQL only (TEST_DATABASE_URL): it reads the server's pg_prepared_statements and generic plans, which PGlite
+// does not keep the same way; on PGlite this file is skipped.
 import { eq, sql } from "drizzle-orm";
 import { parseDomainEvent } from "../../shared/events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

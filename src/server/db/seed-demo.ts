@@ -1,7 +1,9 @@
+import { inArray } from "drizzle-orm";
 import type { DealershipRole } from "../../shared/constants";
 import { grantPlatformAdminByEmail } from "../platform/admins";
 import type { Db } from "./client";
 import { makeDealership, makeUser } from "./factories";
+import { dealerships } from "./schema/dealerships";
 import { seedDemoTeam } from "../team/demo";
 import { seedDemoAppointments } from "../appointments/demo";
 import { seedDemoLeads } from "../leads/demo";
@@ -63,6 +65,8 @@ export async function seedDemo(db: Db): Promise<DemoLogin[]> {
   await seedDemoAppointments(world); // after the leads seed, so demo appointments can link to demo leads
   await seedDemoTestDrives(world);
   await seedDemoNotifications(world); // last: the bell replays the recent leads
+  // The demo dealerships are long set up: no first-run checklist (decision 192; register a new dealership to see it).
+  await db.update(dealerships).set({ firstRunDismissedAt: new Date() }).where(inArray(dealerships.id, [northside.id, lakeshore.id]));
 
   const logins: DemoLogin[] = [
     { email: people.sales.email, role: "sales (Northside Motors)" },

@@ -1,5 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
+import { businessHoursOrDefault } from "../../shared/business-hours";
 import type { DealershipRole } from "../../shared/constants";
+import { storedPhone } from "../../shared/phone";
 import type { Db, Tx } from "../db/client";
 import { dealershipUsers, dealerships } from "../db/schema/dealerships";
 import { users } from "../db/schema/users";
@@ -11,7 +13,9 @@ export type NewDealership = typeof dealerships.$inferInsert;
 type Executor = Db | Tx;
 
 export async function createDealership(tx: Executor, values: NewDealership): Promise<DealershipRow> {
-  const [row] = await tx.insert(dealerships).values(values).returning();
+  // The platform's form sends E.164 already (decision 205); the demo data and tests type numbers as people do.
+  const phone = values.phone ? (storedPhone(values.phone) ?? values.phone) : values.phone;
+  const [row] = await tx.insert(dealerships).values({ ...values, phone }).returning();
   if (!row) throw new Error("dealership insert returned nothing");
   // Other areas' per-dealership setup (e.g. e-mail notification triggers) is called here, in the same transaction.
   await seedEmailTriggers(tx, row.id);
@@ -34,19 +38,21 @@ export async function addMember(
 
 /** The user's active memberships in active dealerships, oldest first (GET /api/dealerships). */
 export async function dealershipsOfUser(db: Db, userId: string) {
-  return db
+  const rows = await db
     .select({
       id: dealerships.id,
       name: dealerships.name,
       address: dealerships.address,
       phone: dealerships.phone,
       timezone: dealerships.timezone,
+      businessHours: dealerships.businessHours,
       role: dealershipUsers.role,
     })
     .from(dealershipUsers)
     .innerJoin(dealerships, eq(dealerships.id, dealershipUsers.dealershipId))
     .where(and(eq(dealershipUsers.userId, userId), eq(dealershipUsers.active, true), eq(dealerships.active, true)))
     .orderBy(asc(dealershipUsers.addedAt), asc(dealerships.name));
+  return rows.map((row) => ({ ...row, businessHours: businessHoursOrDefault(row.businessHours) }));
 }
 
 export async function setCurrentDealership(db: Db, userId: string, dealershipId: string): Promise<void> {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { SESSION_COOKIE } from "../auth/sessions";
+import { SESSION_COOKIE } from "./cookies";
 import { firstReads, type FirstRead } from "../../shared/first-reads";
 import { firstScreenModules, type Audience, type RouteTable } from "./static-routes";
 

@@ -7,6 +7,7 @@ import { domainEvents } from "../db/schema/events";
 import { intakeCredentials, intakeDocuments } from "../db/schema/intake";
 import { leads } from "../db/schema/leads";
 import { anonymous, createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
+import { ADF_SAMPLE } from "../../shared/adf-sample";
 import { startIntakeSmtp, type IntakeSmtp } from "./smtp";
 
 // Lead intake (issue 14): credentials, ADF over HTTP and by mail, the audit of received documents.
@@ -133,6 +134,15 @@ describe("intake credentials", () => {
 });
 
 describe("POST /api/intake/adf", () => {
+  it("accepts the sample the Lead Intake tab offers a web provider to copy (issue 30)", async () => {
+    const { secret } = await newCredential("Sample check");
+    const response = await postAdf(ADF_SAMPLE, `Bearer ${secret}`);
+    expect(response.statusCode, response.body).toBe(201);
+    const [lead] = await t.db.select().from(leads).where(eq(leads.id, response.json<{ leadIds: string[] }>().leadIds[0]!));
+    expect(lead).toMatchObject({ firstName: "Jane", lastName: "Doe", email: "jane.doe@example.com", phone: "+14165550142", sourceProvider: "Your website" });
+    expect(lead!.description).toContain("Is it still available?");
+  });
+
   it("turns each prospect into a new lead with its source, vehicle of interest and comments, and a lead.created event", async () => {
     const { secret } = await newCredential("Website form");
     const response = await postAdf(SEVERAL, `Bearer ${secret}`);
@@ -144,7 +154,7 @@ describe("POST /api/intake/adf", () => {
     expect(marie).toMatchObject({
       lastName: "O'Brien & Fils",
       email: "marie@example.com",
-      phone: "+1 (905) 555-1212",
+      phone: "+19055551212", // E.164 (issue 29, decision 205)
       status: "new",
       claimedBy: null,
       source: "adf",
@@ -152,9 +162,9 @@ describe("POST /api/intake/adf", () => {
     });
     expect(marie.description).toContain("Looking for <low> mileage, trade-in a 2012 Corolla");
     expect(marie.description).toContain("Vehicle of interest: used 2021 Honda Civic EX (VIN 2HGFC2F59MH512345, stock U1234)");
-    expect(marie.description).toContain("Requested: 2026-03-02T10:15:00-05:00");
+    expect(marie.description).toContain("Requested: 2 Mar 2026, 10:15 (UTC-05:00)"); // a date, not an ISO string (issue 29)
     const sam = rows.find((r) => r.firstName === "Sam")!;
-    expect(sam).toMatchObject({ lastName: "Lee", phone: "416-555-0199", sourceProvider: "Cars.com" });
+    expect(sam).toMatchObject({ lastName: "Lee", phone: "+14165550199", sourceProvider: "Cars.com" });
     const events = await t.db
       .select()
       .from(domainEvents)
@@ -205,6 +215,9 @@ describe("POST /api/intake/adf", () => {
       ["<lead><name>x</name></lead>", /root element must be <adf>/],
       [ONE("Good").replace("</adf>", "<prospect><customer><contact><email>a@b.co</email></contact></customer></prospect></adf>"), /^prospect 2: the customer's name is missing/],
       [ONE("Bad").replace("bad@example.com", "not-an-email"), /^prospect 1: email: Please enter a valid email/],
+      // An ADF document with nothing in it says so, rather than that it is no ADF document (issue 29).
+      ["<adf/>", /^The ADF document has no <prospect>$/],
+      ['<?xml version="1.0"?>\n<adf>\n</adf>', /^The ADF document has no <prospect>$/],
     ];
     for (const [xml, message] of cases) {
       const response = await postAdf(xml, `Bearer ${secret}`);
@@ -218,6 +231,25 @@ describe("POST /api/intake/adf", () => {
     expect(kept!.rawXml.length).toBeGreaterThan(0);
   });
 
+  it("keeps a prospect whose phone is not a phone as a lead without it, and lists the document as accepted with what was left out (issue 29)", async () => {
+    const { secret } = await newCredential("Phone sender");
+    const xml = ONE("Dialable").replace("</contact>", "<phone>905-555-0123</phone></contact>").replace(
+      "</adf>",
+      `<prospect><customer><contact><name part="first">Undialable</name><name part="last">Intake</name><phone>call me maybe</phone></contact></customer></prospect></adf>`,
+    );
+    const response = await postAdf(xml, `Bearer ${secret}`);
+    expect(response.statusCode, response.body).toBe(201);
+    const note = 'prospect 2: phone "call me maybe" left out (Please enter a valid phone number)';
+    expect(response.json<{ message: string }>().message).toBe(`2 leads created; ${note}`);
+    const rows = await t.db.select().from(leads).where(sql`${leads.id} in ${response.json<{ leadIds: string[] }>().leadIds}`);
+    expect(rows.map((r) => [r.firstName, r.phone]).sort()).toEqual([
+      ["Dialable", "+19055550123"],
+      ["Undialable", null],
+    ]);
+    const [latest] = (await manager.get(`/api/dealerships/${dealershipId}/intake/documents`)).json<Array<{ outcome: string; leadsCreated: number; error: string | null }>>();
+    expect(latest).toMatchObject({ outcome: "accepted", leadsCreated: 2, error: note });
+  });
+
   it("refuses a billion-laughs document and an external entity with a 400 and creates nothing", async () => {
     const { secret } = await newCredential();
     const before = await leadCount();
@@ -226,6 +258,15 @@ describe("POST /api/intake/adf", () => {
       expect(response.statusCode).toBe(400);
       expect(response.json<{ message: string }>().message).toBe("DOCTYPE and entity declarations are not accepted");
     }
+    expect(await leadCount()).toBe(before);
+  });
+
+  it("refuses a document with a NUL with a 400 naming the body (the input guard reads XML bodies too; decision 172)", async () => {
+    const { secret } = await newCredential();
+    const before = await leadCount();
+    const response = await postAdf(ONE("Nul").replace(">Nul<", ">Nu\u0000l<"), `Bearer ${secret}`);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json<{ fields: Record<string, string> }>().fields).toEqual({ body: "must not contain control characters" });
     expect(await leadCount()).toBe(before);
   });
 
@@ -293,5 +334,76 @@ describe("the e-mail intake", () => {
       transport().sendMail({ from: "x@provider.example", to: mailAddress, text: "x", attachments: [{ filename: "lead.xml", content: BILLION_LAUGHS }] }),
     ).rejects.toThrow(/DOCTYPE and entity declarations are not accepted/);
     expect(await leadCount()).toBe(before);
+  });
+
+  it("refuses an empty ADF body after a line of text and before a signature as having no prospect (issue 29)", async () => {
+    const { mailAddress } = await newCredential();
+    for (const empty of ["<adf/>", "<adf></adf>"]) {
+      const body = `Lead from Cars.com:\n<?xml version="1.0"?>\n${empty}\n-- \nCars.com`;
+      await expect(transport().sendMail({ from: "x@provider.example", to: mailAddress, text: body }), empty).rejects.toThrow(/550 The ADF document has no <prospect>/);
+    }
+  });
+
+  /** A message as it goes over the wire, so each MIME encoding is the one under test (nodemailer's raw option). */
+  function rawMail(to: string, headers: string, body: string): string {
+    return [`From: leads@provider.example`, `To: ${to}`, `Message-ID: <${Math.random().toString(36).slice(2)}@provider.example>`, "MIME-Version: 1.0", headers, "", body, ""].join("\r\n");
+  }
+  const sendRaw = (to: string, raw: string) =>
+    transport()
+      .sendMail({ envelope: { from: "leads@provider.example", to: [to] }, raw })
+      .then(() => null, (error: { responseCode?: number; response?: string }) => error);
+
+  it("refuses a NUL that MIME decoding makes, in an attachment or the body, with a permanent 5xx and its reason, and lists it (decision 172)", async () => {
+    const { mailAddress } = await newCredential("Mailed NULs");
+    const before = await leadCount();
+    // Only the name carries it: the document is otherwise valid, so before the check it reached the lead's insert.
+    const withNul = ONE("Nul").replace(">Nul<", ">Nu\u0000l<");
+    const cases: Array<[string, string]> = [
+      [
+        "an .xml attachment in base64",
+        rawMail(
+          mailAddress,
+          'Subject: Lead\r\nContent-Type: multipart/mixed; boundary="b1"',
+          [
+            "--b1",
+            "Content-Type: text/plain",
+            "",
+            "See attached.",
+            "--b1",
+            'Content-Type: application/xml; name="lead.xml"',
+            'Content-Disposition: attachment; filename="lead.xml"',
+            "Content-Transfer-Encoding: base64",
+            "",
+            Buffer.from(withNul).toString("base64"),
+            "--b1--",
+          ].join("\r\n"),
+        ),
+      ],
+      ["a quoted-printable body (=00)", rawMail(mailAddress, "Subject: Lead\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable", withNul.replace("\u0000", "=00"))],
+      ["a base64 body", rawMail(mailAddress, "Subject: Lead\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64", Buffer.from(withNul).toString("base64"))],
+    ];
+    for (const [what, raw] of cases) {
+      const error = await sendRaw(mailAddress, raw);
+      expect(error, what).not.toBeNull();
+      // Permanent: a 4xx is tried again by the sending server for days, and the document never shows in the list.
+      expect(error!.responseCode, what).toBeGreaterThanOrEqual(500);
+      expect(error!.responseCode, what).toBeLessThan(600);
+      expect(error!.response, what).toMatch(/U\+0000, a character XML does not allow/);
+      const [latest] = (await manager.get(`/api/dealerships/${dealershipId}/intake/documents`)).json<Array<{ channel: string; outcome: string; error: string; credentialName: string }>>();
+      expect(latest, what).toMatchObject({ channel: "email", outcome: "rejected", credentialName: "Mailed NULs", error: expect.stringMatching(/U\+0000/) });
+    }
+    expect(await leadCount()).toBe(before);
+  });
+
+  it("takes a good document whose subject and sender decode to a NUL: neither is kept", async () => {
+    const { mailAddress } = await newCredential("Odd headers");
+    const headers = [
+      `From: =?UTF-8?B?${Buffer.from("Pro\u0000vider").toString("base64")}?= <leads@provider.example>`,
+      "Subject: =?UTF-8?Q?New=00lead?=",
+      "Content-Type: text/plain; charset=utf-8",
+    ].join("\r\n");
+    const raw = rawMail(mailAddress, headers, ONE("Headed")).replace("From: leads@provider.example\r\n", "");
+    expect(await sendRaw(mailAddress, raw)).toBeNull();
+    expect(await t.db.select().from(leads).where(eq(leads.firstName, "Headed"))).toHaveLength(1);
   });
 });

@@ -7,13 +7,14 @@ import { makeDealership, makeUser } from "../db/factories";
 import { intakeCredentials, intakeDocuments } from "../db/schema/intake";
 import { leads } from "../db/schema/leads";
 import { anonymous, createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
+import { raceRounds } from "../../../tests/helpers/races";
 import { startIntakeSmtp, type IntakeSmtp } from "./smtp";
 
 // Intake credentials changing while documents arrive (issue 14; decision 154). The parallel cases really overlap on
 // the PostgreSQL server (TEST_DATABASE_URL; on PGlite requests run one after another); the "in the middle" cases stop
 // a document between its credential check and its transaction on purpose, so they show the order on both databases.
 
-const ROUNDS = 10;
+const ROUNDS = raceRounds(10);
 let t: TestApp;
 let dealershipId: string;
 let manager: Agent;

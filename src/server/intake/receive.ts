@@ -1,18 +1,21 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { IMPORT_LEADS_LISTED, type LeadSnapshot } from "../../shared/events";
 import type { IntakeDocument } from "../../shared/schemas/responses/intake";
 import type { Db, Tx } from "../db/client";
 import { dealerships } from "../db/schema/dealerships";
 import { intakeCredentials, intakeDocuments } from "../db/schema/intake";
+import { handOutArrivals } from "../distribution/hand-out";
 import { publish } from "../events/outbox";
 import { createLead, leadSnapshot } from "../leads/queries";
 import { viewerOf } from "../auth/tenancy";
+import { recordVehiclesOfInterest } from "./vehicles-of-interest";
 import { AdfError, parseAdfDocument } from "./adf";
 import type { CredentialRow } from "./credentials";
 
 // One received ADF document, over HTTP or by mail (issue 14; decisions 132, 133): every prospect becomes a new,
 // unclaimed lead through the normal path (the same insert and the same lead.created event, so the new-lead e-mails,
-// notifications and live lists hear of it), all of them in one transaction or none. Whatever happens, the document is
-// kept for audit with its outcome.
+// notifications and live lists hear of it), all of them in one transaction or none; the prospects of one document are
+// one import, e-mailed as one list (decision 174). Whatever happens, the document is kept for audit with its outcome.
 
 /** The raw XML kept per document: enough to see what a provider sent, not a second copy of a 1 MB upload. */
 export const KEPT_XML_CHARS = 64 * 1024;
@@ -20,7 +23,8 @@ export const KEPT_XML_CHARS = 64 * 1024;
 export type Channel = "http" | "email";
 
 export type ReceiveOutcome =
-  | { accepted: true; documentId: string; leadIds: string[] }
+  /** notes: what was left out of the leads (a bad phone), or null. */
+  | { accepted: true; documentId: string; leadIds: string[]; notes: string | null }
   | { accepted: false; documentId: string; error: string; credentialGone?: false }
   /** The credential was revoked or rotated after it was checked: nothing was saved (a 401 / an unknown address). */
   | { accepted: false; documentId: null; error: string; credentialGone: true };
@@ -61,7 +65,7 @@ async function keepDocument(
   credential: CredentialRow,
   channel: Channel,
   xml: string,
-  outcome: { leadsCreated: number; error: string | null },
+  outcome: { leadsCreated: number; error: string | null; notes?: string | null },
 ): Promise<string> {
   const [row] = await db
     .insert(intakeDocuments)
@@ -71,9 +75,10 @@ async function keepDocument(
       channel,
       outcome: outcome.error ? "rejected" : "accepted",
       leadsCreated: outcome.leadsCreated,
-      error: outcome.error,
+      // An accepted document's notes (what was left out of its leads) are kept where a refused one's reason is.
+      // NUL cannot be stored in a text column; nothing we keep needs it (an error may quote what it refused).
+      error: (outcome.error ?? outcome.notes)?.replaceAll("\u0000", "\uFFFD") ?? null,
       sizeBytes: Buffer.byteLength(xml, "utf8"),
-      // NUL cannot be stored in a text column; nothing we keep needs it.
       rawXml: xml.slice(0, KEPT_XML_CHARS).replaceAll("\u0000", "\uFFFD"),
     })
     .returning({ id: intakeDocuments.id });
@@ -94,6 +99,19 @@ export async function keepRefusedDocument(db: Db, credential: CredentialRow, cha
   });
 }
 
+/**
+ * Each lead's lead.created; a document of several prospects is one import (decision 174): its leads carry the
+ * document's id, and one leads.imported lists them, so subscribers get one "N new leads" mail instead of N.
+ */
+async function publishCreated(tx: Tx, credential: CredentialRow, documentId: string, created: LeadSnapshot[]): Promise<void> {
+  const importId = created.length > 1 ? documentId : undefined;
+  const event = { dealershipId: credential.dealershipId, actorId: null };
+  for (const lead of created) await publish(tx, { ...event, type: "lead.created", payload: { lead, ...(importId ? { importId } : {}) } });
+  if (!importId) return;
+  const listed = created.slice(0, IMPORT_LEADS_LISTED).map(({ id, firstName, lastName, email, phone }) => ({ id, firstName, lastName, email, phone }));
+  await publish(tx, { ...event, type: "leads.imported", payload: { importId, file: "adf", source: "adf", provider: credential.name, total: created.length, leads: listed } });
+}
+
 export async function receiveAdf(db: Db, credential: CredentialRow, xml: string, channel: Channel): Promise<ReceiveOutcome> {
   try {
     const prospects = parseAdfDocument(xml);
@@ -101,7 +119,7 @@ export async function receiveAdf(db: Db, credential: CredentialRow, xml: string,
     const viewer = viewerOf("", credential.dealershipId, "management");
     const outcome = await db.transaction(async (tx) => {
       await holdCredential(tx, credential);
-      const leadIds: string[] = [];
+      const created: LeadSnapshot[] = [];
       for (const prospect of prospects) {
         const row = await createLead(
           tx,
@@ -117,11 +135,15 @@ export async function receiveAdf(db: Db, credential: CredentialRow, xml: string,
           },
           null,
         );
-        await publish(tx, { type: "lead.created", dealershipId: credential.dealershipId, actorId: null, payload: { lead: leadSnapshot(row) } });
-        leadIds.push(row.id);
+        await recordVehiclesOfInterest(tx, credential.dealershipId, row.id, prospect.vehicles);
+        created.push(leadSnapshot(row));
       }
-      const documentId = await keepDocument(tx, credential, channel, xml, { leadsCreated: leadIds.length, error: null });
-      return { accepted: true as const, documentId, leadIds };
+      const notes = prospects.flatMap((p) => p.dropped ?? []).join("; ") || null;
+      const documentId = await keepDocument(tx, credential, channel, xml, { leadsCreated: created.length, error: null, notes });
+      await publishCreated(tx, credential, documentId, created);
+      // To the reps on the floor when the dealership distributes at arrival (decision 201).
+      await handOutArrivals(tx, credential.dealershipId, created.map((lead) => lead.id));
+      return { accepted: true as const, documentId, leadIds: created.map((lead) => lead.id), notes };
     });
     // After the commit: inside it, two documents of one credential holding their share locks would each wait for the
     // other's to update the row (a deadlock).

@@ -1,14 +1,22 @@
-import { Transform, type Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { parse } from "csv-parse";
 import { nanoid } from "nanoid";
 import { z } from "zod";
+import { LEAD_SOURCES, LEAD_SOURCE_LABELS, type LeadSource } from "../../shared/lead-source";
 import { LEAD_NAME_MAX } from "../../shared/schemas/lead";
 import { createLeadSchema } from "../../shared/schemas/lead";
 import { linkImportedDuplicates } from "./duplicates";
 import type { ImportLeadField, ImportPreview } from "../../shared/schemas/responses/intake";
+import { IMPORT_LEADS_LISTED } from "../../shared/events";
+import type { Viewer } from "../auth/tenancy";
 import type { Tx } from "../db/client";
+import { handOutArrivals } from "../distribution/hand-out";
+import { publish } from "../events/outbox";
+import { recordImportedLeads } from "./activity";
 import { leads } from "../db/schema/leads";
 import { HttpError, badRequest } from "../http/errors";
+import { restoreFormula } from "./csv-export";
+import { decodeCsv, detectDelimiter } from "./csv-decode";
 
 // Importing leads from a CSV file (issue 14; decision 135): streamed through csv-parse with a size and a row cap, the
 // columns mapped to lead fields (guessed from the header, or chosen in the dialog), every row checked with the same
@@ -20,49 +28,65 @@ export const IMPORT_SAMPLE_ROWS = 5;
 /** Per-row errors listed at most (the count says how many rows failed in all). */
 export const IMPORT_ERRORS_LISTED = 100;
 
-export const IMPORT_FIELDS: readonly ImportLeadField[] = ["firstName", "lastName", "email", "phone", "description"];
+export const IMPORT_FIELDS: readonly ImportLeadField[] = ["firstName", "lastName", "email", "phone", "description", "source"];
 
 export interface CsvTable {
   columns: string[];
   rows: Array<{ line: number; cells: string[] }>;
 }
 
-/** Counts bytes on their way to the parser and stops the upload the moment it passes the cap (a 413). */
-function byteCap(max: number): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
+/**
+ * Reads the upload into memory (the cap keeps it small). Past the cap it answers a 413 at once and lets the rest of
+ * the body drain unread, so the connection stays usable for the answer.
+ */
+function readCapped(upload: Readable, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let seen = 0;
+    upload.on("data", (chunk: Buffer) => {
+      if (seen > max) return;
       seen += chunk.length;
-      if (seen > max) return callback(new HttpError(413, `The file is larger than ${max / 1024 / 1024} MB`));
-      callback(null, chunk);
-    },
+      if (seen > max) {
+        chunks.length = 0;
+        reject(new HttpError(413, `The file is larger than ${max / 1024 / 1024} MB`));
+      } else chunks.push(chunk);
+    });
+    upload.on("end", () => resolve(Buffer.concat(chunks)));
+    upload.on("error", reject);
   });
 }
 
-/** Reads a CSV upload: the header row and every data row with its line in the file (BOM, quotes, commas, CRLF). */
+/**
+ * Reads a CSV upload: the header row and every data row with its row number as a spreadsheet shows it. The bytes are
+ * decoded first (BOM, UTF-8, else Windows-1252) and the separator is the header's (comma, semicolon or tab), since
+ * the encoding can only be known from the whole file (decision 182).
+ */
 export async function readCsv(upload: Readable, limits = { maxBytes: IMPORT_MAX_BYTES, maxRows: IMPORT_MAX_ROWS }): Promise<CsvTable> {
-  const parser = parse({ bom: true, info: true, relax_column_count: true, skip_empty_lines: true, trim: true, max_record_size: 64 * 1024 });
-  const capped = byteCap(limits.maxBytes);
-  upload.on("error", (error) => capped.destroy(error));
-  capped.on("error", (error) => parser.destroy(error));
-  upload.pipe(capped).pipe(parser);
+  const { text } = decodeCsv(await readCapped(upload, limits.maxBytes));
+  const parser = parse(text, {
+    delimiter: detectDelimiter(text),
+    info: true,
+    relax_column_count: true,
+    // A quote inside an unquoted cell (Wants 20" wheels) is a character of the cell, as spreadsheets read it.
+    relax_quotes: true,
+    trim: true,
+    max_record_size: 64 * 1024,
+  });
   let columns: string[] | null = null;
   const rows: CsvTable["rows"] = [];
   try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { records: number } }>) {
       if (!columns) {
         columns = record.map((c, i) => c || `Column ${i + 1}`);
         continue;
       }
+      // An empty line is a row in a spreadsheet too: it is counted (the row numbers stay the spreadsheet's) and skipped.
       if (record.every((cell) => cell === "")) continue;
       if (rows.length >= limits.maxRows) throw new HttpError(413, `At most ${limits.maxRows} rows can be imported at once`);
-      // info.lines is where the record ends; a quoted cell may span lines, and a person looks for where it starts.
-      const inner = record.reduce((n, cell) => n + (cell.match(/\n/g)?.length ?? 0), 0);
-      rows.push({ line: info.lines - inner, cells: record });
+      // The row number a spreadsheet shows: the header is row 1, and a cell with line breaks is still one row.
+      rows.push({ line: info.records, cells: record.map(restoreFormula) });
     }
   } catch (error) {
-    upload.unpipe();
-    upload.resume();
     if (error instanceof HttpError) throw error;
     throw badRequest(`The file is not valid CSV: ${(error as Error).message}`, { file: "is not valid CSV" });
   }
@@ -76,6 +100,7 @@ const HEADER_WORDS: Record<ImportLeadField, string[]> = {
   email: ["email", "emailaddress", "mail"],
   phone: ["phone", "phonenumber", "telephone", "tel", "mobile", "cell", "cellphone"],
   description: ["description", "notes", "note", "comments", "comment"],
+  source: ["source", "leadsource"],
 };
 
 /** The mapping a header suggests: "First Name", "E-mail", "Phone Number" ... (each field once, first column wins). */
@@ -124,6 +149,20 @@ export interface ImportedLead {
   email: string | null;
   phone: string | null;
   description: string | null;
+  source: LeadSource;
+}
+
+/** Each kind by its key and by its label, in the header's spelling-free form ("Walk-in", "walk in", "WALKIN"). */
+const SOURCE_WORDS = new Map<string, LeadSource>(
+  LEAD_SOURCES.flatMap((source) => [
+    [source.replace(/[^a-z]/g, ""), source],
+    [LEAD_SOURCE_LABELS[source].toLowerCase().replace(/[^a-z]/g, ""), source],
+  ]),
+);
+
+/** A Lead Source cell as a kind: a kind's name or label in any case; anything else, or nothing, is "import" (decision 183). */
+export function sourceOfCell(cell: string): LeadSource {
+  return SOURCE_WORDS.get(cell.toLowerCase().replace(/[^a-z]/g, "")) ?? "import";
 }
 
 /** Every row as a lead or as its errors (line and field: message), with the Create Lead form's rules. */
@@ -144,6 +183,7 @@ export function checkRows(table: CsvTable, mapping: Record<string, ImportLeadFie
     const fields: Record<string, string> = {};
     for (const [field, i] of index) {
       const cell = row.cells[i] ?? "";
+      if (field === "source") continue;
       if (CONTROL.test(cell)) fields[field] = "must not contain control characters";
       values[field] = cell;
     }
@@ -161,24 +201,56 @@ export function checkRows(table: CsvTable, mapping: Record<string, ImportLeadFie
       email: lead.email || null,
       phone: lead.phone || null,
       description: lead.description || null,
+      source: index.has("source") ? sourceOfCell(row.cells[index.get("source")!] ?? "") : "import",
     });
   }
   return { leads: out, errors };
 }
 
-/** Saves the checked rows as new, unclaimed leads of the dealership, source "import", in the caller's transaction. */
-export async function insertImportedLeads(tx: Tx, dealershipId: string, rows: ImportedLead[]): Promise<number> {
+/**
+ * Saves the checked rows as new, unclaimed leads of the dealership (source "import" unless a column said), in the
+ * caller's transaction, and publishes the import's one leads.imported event (decision 184; no lead.created per row,
+ * decision 135).
+ */
+export async function insertImportedLeads(tx: Tx, viewer: Pick<Viewer, "dealershipId" | "userId">, rows: ImportedLead[]): Promise<number> {
+  const { dealershipId } = viewer;
   const CHUNK = 500;
   // The ids are chosen here so that their order is the file's: a row is linked to the rows above it.
   const ids = rows.map(() => nanoid());
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows
       .slice(i, i + CHUNK)
-      .map(({ line: _line, ...lead }, j) => ({ ...lead, id: ids[i + j]!, dealershipId, status: "new" as const, source: "import" as const }));
+      .map(({ line: _line, ...lead }, j) => ({ ...lead, id: ids[i + j]!, dealershipId, status: "new" as const }));
     await tx.insert(leads).values(chunk);
   }
   // An imported customer who is already an open lead, or twice in the file, is linked like any new lead (decisions
   // 137, 153).
   await linkImportedDuplicates(tx, dealershipId, ids);
+  const sources = new Set(rows.map((row) => row.source));
+  const importId = nanoid();
+  await publish(tx, {
+    type: "leads.imported",
+    dealershipId,
+    actorId: viewer.userId,
+    payload: {
+      importId,
+      file: "csv",
+      // The New Leads link of the import's mail filters on one source; a file of several sources is "import".
+      source: sources.size === 1 ? [...sources][0]! : "import",
+      provider: null,
+      total: ids.length,
+      leads: rows.slice(0, IMPORT_LEADS_LISTED).map((row, i) => ({
+        id: ids[i]!,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        email: row.email,
+        phone: row.phone,
+      })),
+    },
+  });
+  // Each lead's timeline starts with the import (issue 26); the event lists only the first few.
+  await recordImportedLeads(tx, { dealershipId, actorId: viewer.userId, importId }, ids);
+  // Imported leads arrive like any other: to the reps on the floor when the dealership distributes at arrival.
+  await handOutArrivals(tx, dealershipId, ids);
   return ids.length;
 }

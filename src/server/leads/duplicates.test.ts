@@ -197,7 +197,7 @@ describe("merging two leads", () => {
       id: kept.id,
       firstName: "Danielle",
       lastName: "Doe",
-      phone: "905-555-0000",
+      phone: "+19055550000",
       description: "Wants a hatchback\n\nTrade-in: 2015 Civic",
       status: "claimed",
       claimedBy: people.sales.id,
@@ -218,6 +218,97 @@ describe("merging two leads", () => {
       .from(domainEvents)
       .where(and(eq(domainEvents.dealershipId, ours), inArray(domainEvents.type, ["lead.merged", "lead.deleted"])));
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(["lead.merged", "lead.deleted"]));
+  });
+
+  describe("keeps the customer's history (issue 29, decision 207)", () => {
+    async function olderAndNewer() {
+      const email = freshEmail();
+      const older = await makeLead(t.db, { dealershipId: ours, firstName: "Olga", lastName: "Older", email, status: "contacted", claimedBy: people.sales.id, createdAt: new Date(Date.now() - 3 * 86_400_000) });
+      await t.db.update(leads).set({ source: "adf", sourceProvider: "AutoTrader" }).where(eq(leads.id, older.id));
+      const newer = await makeLead(t.db, { dealershipId: ours, firstName: "Olga", lastName: "Newer", email, claimedBy: people.sales.id });
+      return { older, newer };
+    }
+
+    it.each(["newer", "older"] as const)("merged from the %s lead's page: the older lead's arrival, source and the status further along", async (from) => {
+      const { older, newer } = await olderAndNewer();
+      const [kept, merged] = from === "newer" ? [newer, older] : [older, newer];
+      const response = await as.frontDesk.post(`/api/leads/${kept.id}/merge`, { mergeLeadId: merged.id });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().lead).toMatchObject({
+        id: kept.id,
+        createdAt: older.createdAt.toISOString(),
+        source: "adf",
+        sourceProvider: "AutoTrader",
+        status: "contacted", // not the newer lead's "claimed"
+        claimedBy: people.sales.id,
+      });
+    });
+
+    it("points the bell's entries of the merged-away lead to the kept lead, and says 'merged into' (issue 29)", async () => {
+      const email = freshEmail();
+      const kept = await create(as.frontDesk, { firstName: "Bella", lastName: "Kept", email });
+      const gone = await create(as.frontDesk, { firstName: "Bella", lastName: "Gone", email });
+      await t.app.events.flush();
+      const response = await as.frontDesk.post(`/api/leads/${kept.id}/merge`, { mergeLeadId: gone.id });
+      expect(response.statusCode, response.body).toBe(200);
+      await t.app.events.flush();
+      const bell = (await as.management.get(`/api/dealerships/${ours}/notifications`)).json<Array<{ title: string; message: string; url: string | null; leadId: string | null }>>();
+      const aboutGone = bell.filter((n) => n.message.includes("Bella Gone"));
+      expect(aboutGone.length).toBeGreaterThanOrEqual(2);
+      // The new-lead entry of the merged-away lead now opens the kept lead.
+      for (const n of aboutGone) expect(n.url, n.message).toBe(`/leads/detail/${kept.id}`);
+      expect(aboutGone.find((n) => n.title === "Lead Merged")).toMatchObject({ message: "Bella Gone merged into Bella Kept", leadId: kept.id });
+      expect(bell.some((n) => n.title === "Lead Deleted" && n.message.includes("Bella Gone"))).toBe(false);
+    });
+
+    it("takes the status the user picks, and still the older arrival and source", async () => {
+      const { older, newer } = await olderAndNewer();
+      const response = await as.frontDesk.post(`/api/leads/${newer.id}/merge`, { mergeLeadId: older.id, choices: { status: "kept" } });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().lead).toMatchObject({ status: "claimed", createdAt: older.createdAt.toISOString(), source: "adf" });
+    });
+
+    it("shows each possible duplicate's arrival and source, for the dialog to say which is older", async () => {
+      const { older } = await olderAndNewer();
+      // A lead typed in now links itself to the open lead of the same customer.
+      const newer = await create(as.frontDesk, { email: older.email, source: "phone" });
+      const listed = await duplicatesOf(as.frontDesk, newer.id);
+      expect(listed.find((d) => d.id === older.id)).toMatchObject({ createdAt: older.createdAt.toISOString(), source: "adf", sourceProvider: "AutoTrader" });
+      expect((await duplicatesOf(as.frontDesk, older.id)).find((d) => d.id === newer.id)).toMatchObject({ source: "phone", sourceProvider: null });
+    });
+  });
+
+  describe("a bookmark of the merged-away lead (decision 188)", () => {
+    it("answers 404 naming the kept lead to whoever may open it, and the plain 404 to anyone else", async () => {
+      const { kept, merged } = await pair();
+      expect((await as.frontDesk.post(`/api/leads/${kept.id}/merge`, { mergeLeadId: merged.id })).statusCode).toBe(200);
+      const hint = { message: "This lead was merged into Dana Doe", mergedInto: { id: kept.id, firstName: "Dana", lastName: "Doe" } };
+      // The kept lead is Sam's client: front desk, management and Sam may open it.
+      for (const who of [as.frontDesk, as.management, as.sales]) {
+        const response = await who.get(`/api/leads/${merged.id}`);
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual(hint);
+      }
+      // Another rep may not open Sam's client, nor learn where it went; another dealership knows nothing of either.
+      for (const who of [as.sales2, as.outsider]) {
+        const response = await who.get(`/api/leads/${merged.id}`);
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toEqual({ message: "Lead not found" });
+      }
+      // Only the read carries the hint: a write to the old id is the plain 404.
+      expect((await as.frontDesk.patch(`/api/leads/${merged.id}`, { firstName: "X" })).json()).toEqual({ message: "Lead not found" });
+    });
+
+    it("follows later merges to the lead that lives on, and says nothing once that lead is deleted", async () => {
+      const email = freshEmail();
+      const [a, b, c] = [await create(as.frontDesk, { email, firstName: "Ada" }), await create(as.frontDesk, { email, firstName: "Bea" }), await create(as.frontDesk, { email, firstName: "Cy" })];
+      expect((await as.management.post(`/api/leads/${b.id}/merge`, { mergeLeadId: a.id })).statusCode).toBe(200);
+      expect((await as.management.post(`/api/leads/${c.id}/merge`, { mergeLeadId: b.id })).statusCode).toBe(200);
+      // A new lead is in the pool: every sales rep may open it.
+      for (const id of [a.id, b.id]) expect((await as.sales2.get(`/api/leads/${id}`)).json().mergedInto).toEqual({ id: c.id, firstName: "Cy", lastName: "Doe" });
+      expect((await as.management.delete(`/api/leads/${c.id}`)).statusCode).toBe(200);
+      expect((await as.management.get(`/api/leads/${a.id}`)).json()).toEqual({ message: "Lead not found" });
+    });
   });
 
   it("takes the other side's status and claimer when chosen, and a new lead keeps no claimer", async () => {

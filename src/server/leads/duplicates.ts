@@ -1,7 +1,7 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { PossibleDuplicate } from "../../shared/schemas/lead-duplicates";
-import { can } from "../../shared/permissions";
+import { mayOpenLeadSql } from "../access/leads";
 import type { Viewer } from "../auth/tenancy";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { leadDuplicates } from "../db/schema/lead-duplicates";
@@ -116,9 +116,6 @@ const other = alias(leads, "other");
  */
 export async function possibleDuplicates(db: Db | Tx, viewer: Viewer, leadId: string): Promise<PossibleDuplicate[]> {
   const otherId = sql<string>`case when ${leadDuplicates.leadId} = ${leadId} then ${leadDuplicates.duplicateOfId} else ${leadDuplicates.leadId} end`;
-  const visible = can(viewer.role, "seeAllClaimedLeads")
-    ? sql`true`
-    : sql`(${other.status} = 'new' or ${other.claimedBy} = ${viewer.userId})`;
   const rows = await db
     .select({
       lead: other,
@@ -133,9 +130,8 @@ export async function possibleDuplicates(db: Db | Tx, viewer: Viewer, leadId: st
       and(
         or(eq(leadDuplicates.leadId, leadId), eq(leadDuplicates.duplicateOfId, leadId)),
         eq(leadDuplicates.dealershipId, viewer.dealershipId),
-        eq(other.dealershipId, viewer.dealershipId),
         isNull(leadDuplicates.dismissedAt),
-        visible,
+        mayOpenLeadSql(viewer, other),
       ),
     )
     .orderBy(sql`${other.createdAt} desc`, sql`${other.id} desc`);
@@ -150,6 +146,8 @@ export async function possibleDuplicates(db: Db | Tx, viewer: Viewer, leadId: st
     claimedBy: r.lead.claimedBy,
     claimedByName: r.claimedByName,
     createdAt: r.lead.createdAt.toISOString(),
+    source: r.lead.source,
+    sourceProvider: r.lead.sourceProvider,
     matchedOn: r.matchedOn.split(",").filter((m): m is "email" | "phone" => m === "email" || m === "phone"),
     linkedAt: r.linkedAt.toISOString(),
   }));

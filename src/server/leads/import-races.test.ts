@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
+import { raceRounds } from "../../../tests/helpers/races";
 import { makeDealership, makeUser } from "../db/factories";
 import { leadDuplicates } from "../db/schema/lead-duplicates";
 import { leads } from "../db/schema/leads";
@@ -8,7 +9,7 @@ import { leads } from "../db/schema/leads";
 // CSV imports racing each other and single creates (issue 14; decision 153). On PGlite requests run one after another;
 // the PostgreSQL run (TEST_DATABASE_URL) is where they really overlap, so each case runs several rounds.
 
-const ROUNDS = 8;
+const ROUNDS = raceRounds(8);
 let t: TestApp;
 let dealershipId: string;
 let frontDesk: Agent;

@@ -61,7 +61,7 @@ describe("creating a lead", () => {
       firstName: "Dana",
       lastName: "Doe",
       email: "dana@example.com",
-      phone: "416-555-0123",
+      phone: "+14165550123",
       status: "claimed",
       claimedBy: people.sales.id,
       claimedByName: "Sam Sales",
@@ -192,7 +192,7 @@ describe("editing and status", () => {
       firstName: "Edited",
       lastName: "Name",
       email: null,
-      phone: "647-555-0199",
+      phone: "+16475550199",
       description: "Wants a red one",
       status: "contacted",
       claimedBy: people.sales.id,
@@ -216,7 +216,8 @@ describe("editing and status", () => {
   it("accepts every status of part 2 §4, any to any", async () => {
     const lead = await makeLead(t.db, { dealershipId, claimedBy: people.sales.id });
     for (const status of ["contacted", "qualified", "inProgress", "closed", "lost", "claimed", "contacted"]) {
-      const response = await as.management.patch(`/api/leads/${lead.id}/status`, { status });
+      // Lost takes a reason from the dealership's list (issue 27, decision 202).
+      const response = await as.management.patch(`/api/leads/${lead.id}/status`, status === "lost" ? { status, lostReason: "Bought elsewhere" } : { status });
       expect(response.statusCode).toBe(200);
       expect(response.json().status).toBe(status);
     }
@@ -226,7 +227,7 @@ describe("editing and status", () => {
     const lead = await makeLead(t.db, { dealershipId, claimedBy: people.sales.id });
     const back = (await as.management.patch(`/api/leads/${lead.id}/status`, { status: "new" })).json();
     expect(back).toMatchObject({ status: "new", claimedBy: null, claimedAt: null });
-    const moved = (await as.frontDesk.patch(`/api/leads/${lead.id}/status`, { status: "lost" })).json();
+    const moved = (await as.frontDesk.patch(`/api/leads/${lead.id}/status`, { status: "lost", lostReason: "Price too high" })).json();
     expect(moved).toMatchObject({ status: "lost", claimedBy: people.frontDesk.id, claimedByName: "Fran Desk" });
   });
 });

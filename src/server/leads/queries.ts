@@ -3,17 +3,22 @@ import { alias } from "drizzle-orm/pg-core";
 import type { DealershipRole, LeadStatus } from "../../shared/constants";
 import type { LeadSnapshot } from "../../shared/events";
 import type { LeadSource } from "../../shared/lead-source";
-import { can, rolesThatCan } from "../../shared/permissions";
+import { phoneSearchDigits } from "../../shared/phone";
 import { percentChange, type DealershipMetrics, type Lead } from "../../shared/schemas/lead";
+import { mayOpenLeadSql, openLeadSql, seesEveryLead } from "../access/leads";
 import { viewerOf, roleSql, type Viewer } from "../auth/tenancy";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { fixedStatement, runStatement, type FixedStatement } from "../db/prepared";
 import { appointments } from "../db/schema/appointments";
 import { dealershipUsers, dealerships } from "../db/schema/dealerships";
 import { domainEvents } from "../db/schema/events";
-import { leads, leadSearchText } from "../db/schema/leads";
+import { leads } from "../db/schema/leads";
 import { testDrives } from "../db/schema/test-drives";
 import { users } from "../db/schema/users";
+import { eventPayloadSql } from "../events/outbox";
+import { activityOfPublished } from "../events/timeline-entries";
+import { encodePageCursor } from "../http/page-cursor";
+import { archiveLead } from "./deleted-archive";
 import { linkPossibleDuplicates } from "./duplicates";
 import { firstResponseSet } from "./speed-to-lead";
 
@@ -26,24 +31,7 @@ type Executor = Db | Tx;
 export type LeadRow = typeof leads.$inferSelect;
 export type { Viewer };
 
-// ---- Visibility (decision 010) ----
-
-const SEE_ALL = rolesThatCan("seeAllClaimedLeads");
-
-/**
- * A sales user reaches the unclaimed pool and their own clients; front desk and management reach every lead of the
- * dealership (part 1 §6 "See all claimed leads on My Clients"). Another rep's client is not found for a sales user.
- */
-function visibleLeads(viewer: Pick<Viewer, "userId" | "dealershipId" | "role">): SQL {
-  const inDealership = sql`${leads.dealershipId} = ${viewer.dealershipId}`;
-  if (can(viewer.role, "seeAllClaimedLeads")) return inDealership;
-  return sql`${inDealership} and (${leads.status} = 'new' or ${leads.claimedBy} = ${viewer.userId})`;
-}
-
-/** The same visibility when the role is a column (object routes find their viewer in the query). */
-function visibleByRole(role: SQL, userId: string): SQL {
-  return sql`${role} is not null and (${role} in (${sql.join(SEE_ALL.map((r) => sql`${r}`), sql`, `)}) or ${leads.status} = 'new' or ${leads.claimedBy} = ${userId})`;
-}
+// ---- Visibility (decision 010): access/leads.ts, the one rule; the lists below split it for their indexes ----
 
 // ---- Reading ----
 
@@ -65,6 +53,7 @@ export function toLead(row: LeadRow, name: string | null): Lead {
     claimedAt: row.claimedAt ? row.claimedAt.toISOString() : null,
     source: row.source,
     sourceProvider: row.sourceProvider,
+    lostReason: row.lostReason,
   };
 }
 
@@ -91,7 +80,7 @@ export async function findVisibleLead(db: Executor, userId: string, leadId: stri
     .select({ lead: leads, claimedByName, role: sql<DealershipRole>`${role}` })
     .from(leads)
     .leftJoin(users, eq(users.id, leads.claimedBy))
-    .where(and(eq(leads.id, leadId), visibleByRole(role, userId)))
+    .where(and(eq(leads.id, leadId), openLeadSql({ userId, role }, leads)))
     .limit(1);
   if (!row) return undefined;
   return { lead: toLead(row.lead, row.claimedByName), viewer: viewerOf(userId, row.lead.dealershipId, row.role) };
@@ -103,7 +92,7 @@ export async function leadWithClaimer(db: Executor, viewer: Viewer, id: string):
     .select({ lead: leads, claimedByName })
     .from(leads)
     .leftJoin(users, eq(users.id, leads.claimedBy))
-    .where(and(eq(leads.id, id), visibleLeads(viewer)))
+    .where(and(eq(leads.id, id), mayOpenLeadSql(viewer, leads)))
     .limit(1);
   return row ? toLead(row.lead, row.claimedByName) : undefined;
 }
@@ -116,7 +105,7 @@ export async function lockVisibleLead(tx: Tx, viewer: Viewer, leadId: string): P
   const [row] = await tx
     .select({ id: leads.id })
     .from(leads)
-    .where(and(eq(leads.id, leadId), visibleLeads(viewer)))
+    .where(and(eq(leads.id, leadId), mayOpenLeadSql(viewer, leads)))
     .limit(1)
     .for("share");
   return Boolean(row);
@@ -140,29 +129,22 @@ export interface LeadCursor {
 }
 
 export function encodeCursor(cursor: LeadCursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt, cursor.id])).toString("base64url");
+  return encodePageCursor([cursor.createdAt, cursor.id]);
 }
 
 const CURSOR_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/;
 
-/** The cursor of a Link header, or null when it is not one we could have written (a 400, never a failed query). */
-export function decodeCursor(value: string): LeadCursor | null {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
-    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
-    const [createdAt, id] = parsed as unknown[];
-    if (typeof createdAt !== "string" || typeof id !== "string") return null;
-    if (id.length === 0 || id.length > 64 || !/^[\w-]+$/.test(id)) return null;
-    const parts = CURSOR_TIME.exec(createdAt);
-    if (!parts) return null;
-    // A real instant between years 1 and 9999 (the regex alone lets 2024-13-45T99:00:00 through to PostgreSQL).
-    const [year, month, day, hour, minute, second] = parts.slice(1).map(Number) as [number, number, number, number, number, number];
-    const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-    if (year < 1 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
-    return { createdAt, id };
-  } catch {
-    return null;
-  }
+/** The lead a page starts after, from a cursor's two parts, or null when they are not one we could have written. */
+export function leadCursorOf([createdAt, id]: string[]): LeadCursor | null {
+  if (createdAt === undefined || id === undefined) return null;
+  if (id.length === 0 || id.length > 64 || !/^[\w-]+$/.test(id)) return null;
+  const parts = CURSOR_TIME.exec(createdAt);
+  if (!parts) return null;
+  // A real instant between years 1 and 9999 (the regex alone lets 2024-13-45T99:00:00 through to PostgreSQL).
+  const [year, month, day, hour, minute, second] = parts.slice(1).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  if (year < 1 || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+  return { createdAt, id };
 }
 
 /** `%`, `_` and `\` in a search are literal characters, not patterns. */
@@ -198,6 +180,7 @@ interface ListRow {
   claimed_by_name: string | null;
   source: LeadSource;
   source_provider: string | null;
+  lost_reason: string | null;
 }
 
 const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
@@ -217,7 +200,8 @@ function listStatementSql(shape: ListShape): SQL {
   const filters: SQL[] = [sql`${leads.dealershipId} = ${p("dealershipId")}`];
   if (shape.status) filters.push(sql`${leads.status} = ${p("status")}`);
   if (shape.source) filters.push(sql`${leads.source} = ${p("source")}`);
-  if (shape.q) filters.push(sql`${leadSearchText(leads)} ilike ${p("q")}`);
+  // lower(pattern) LIKE on the lower-cased text is what ILIKE does, without lower-casing each row (decision 226).
+  if (shape.q) filters.push(sql`${leads.searchText} like lower(${p("q")})`);
   if (shape.cursor) filters.push(sql`(${leads.createdAt}, ${leads.id}) < (${p("cursorAt")}::timestamptz, ${p("cursorId")}::text)`);
   // "desc nulls last" matches the indexes' order, so each part is an ordered index walk stopped after `take` rows.
   const order = sql`order by ${leads.createdAt} desc nulls last, ${leads.id} desc nulls last limit ${p("take")}`;
@@ -226,7 +210,7 @@ function listStatementSql(shape: ListShape): SQL {
   );
   return sql`
     select l.id, l.first_name, l.last_name, l.email, l.phone, l.description, l.status, l.dealership_id,
-           l.created_at, l.claimed_by, l.claimed_at, l.source, l.source_provider,
+           l.created_at, l.claimed_by, l.claimed_at, l.source, l.source_provider, l.lost_reason,
            to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,
            (select nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '')
               from ${users} u where u.id = l.claimed_by) as claimed_by_name
@@ -240,7 +224,7 @@ const listStatements = new Map<string, FixedStatement>();
 function listShape(viewer: Pick<Viewer, "role">, options: LeadListOptions): ListShape {
   return {
     type: options.type,
-    seeAll: can(viewer.role, "seeAllClaimedLeads"),
+    seeAll: seesEveryLead(viewer.role),
     status: Boolean(options.status),
     source: Boolean(options.source),
     q: Boolean(options.q),
@@ -254,7 +238,9 @@ function listValues(viewer: Pick<Viewer, "userId" | "dealershipId">, options: Le
     userId: viewer.userId,
     status: options.status ?? null,
     source: options.source ?? null,
-    q: options.q ? likeContains(options.q) : null,
+    // A number is found however it is typed (issue 29): its digits are looked for among the stored number's digits,
+    // which the search text (and its trigram index) holds beside the E.164 form.
+    q: options.q ? likeContains(phoneSearchDigits(options.q) ?? options.q) : null,
     cursorAt: options.cursor?.createdAt ?? null,
     cursorId: options.cursor?.id ?? null,
     take: options.limit + 1,
@@ -297,6 +283,7 @@ export async function listLeads(db: Db, viewer: Viewer, options: LeadListOptions
       claimedAt: r.claimed_at ? iso(r.claimed_at) : null,
       source: r.source,
       sourceProvider: r.source_provider,
+      lostReason: r.lost_reason,
     })),
     next: rows.length > options.limit && last ? { createdAt: last.cursor_at, id: last.id } : null,
   };
@@ -355,14 +342,38 @@ export async function createLead(tx: Tx, viewer: Viewer, values: NewLead, claime
 
 export type ClaimOutcome = { claimed: Lead } | { claimed: null; found: boolean };
 
+// The claim's event payload, built by the statement from the claimed row in the shape of lead.claimed's schema
+// (decision 185: the one serializer's shape, checked field by field when this module loads).
+const claimedPayload = eventPayloadSql("lead.claimed", {
+  lead: {
+    id: sql`c.id`,
+    firstName: sql`c.first_name`,
+    lastName: sql`c.last_name`,
+    email: sql`c.email`,
+    phone: sql`c.phone`,
+    description: sql`c.description`,
+    status: sql`c.status`,
+    claimedBy: sql`c.claimed_by`,
+  },
+  claimedBy: { id: sql`${sql.placeholder("userId")}::text`, name: sql`${sql.placeholder("userName")}::text` },
+});
+
 // The claim in one statement (issue 13: at most two round trips with the session): the conditional UPDATE decides the
 // winner (ARCHITECTURE invariant 4), scoped to the dealerships the user can reach; the winner's event is written to the
 // outbox by the same statement, so it commits with the claim. No NOTIFY here: it would make every claim's commit wait
 // for one lock; the route announces the event after the commit instead (events.committed(), decision 120).
+// `target` holds the lead's dealership in service and the claimer's account, as holdDealership does for every other
+// write (decision 176), before the UPDATE touches the lead: a claim in flight when the dealership or the account is
+// deleted commits first (and the deletion returns it) or waits and finds it gone (404), never lands after it. The
+// user's KEY SHARE lock is the one the claimed_by foreign key takes anyway, taken a moment earlier.
 const claimStatement = fixedStatement(
   "lead_claim",
   sql`with target as (
-      select l.id, ${roleSql(sql.placeholder("userId"), sql`l.dealership_id`)} as role from ${leads} l where l.id = ${sql.placeholder("leadId")}
+      select l.id, ${roleSql(sql.placeholder("userId"), sql`l.dealership_id`)} as role
+      from ${leads} l join ${dealerships} d on d.id = l.dealership_id and d.active
+        join ${users} u on u.id = ${sql.placeholder("userId")}
+      where l.id = ${sql.placeholder("leadId")}
+      for share of d for key share of u
     ),
     claimed as (
       update ${leads} set status = 'claimed', claimed_by = ${sql.placeholder("userId")}, claimed_at = now(),
@@ -375,13 +386,11 @@ const claimStatement = fixedStatement(
         claimed_at, source, source_provider
     ),
     published as (
-      insert into ${domainEvents} (type, dealership_id, actor_id, payload)
-      select 'lead.claimed', c.dealership_id, ${sql.placeholder("userId")}, jsonb_build_object(
-        'lead', jsonb_build_object('id', c.id, 'firstName', c.first_name, 'lastName', c.last_name, 'email', c.email,
-          'phone', c.phone, 'description', c.description, 'status', c.status, 'claimedBy', c.claimed_by),
-        'claimedBy', jsonb_build_object('id', ${sql.placeholder("userId")}::text, 'name', ${sql.placeholder("userName")}::text))
-      from claimed c returning id
-    )
+      insert into ${domainEvents} (type, version, dealership_id, actor_id, payload)
+      select 'lead.claimed', ${sql.raw(String(claimedPayload.version))}, c.dealership_id, ${sql.placeholder("userId")}, ${claimedPayload.payload}
+      from claimed c returning id, type, version, dealership_id, actor_id, payload, created_at
+    ),
+    activity as (${activityOfPublished(sql`published`)})
     select (select role from target) as role,
            (select count(*) from published) as published,
            c.*
@@ -439,12 +448,17 @@ export interface LeadChanges {
   phone?: string | null;
   description?: string | null;
   status?: LeadStatus;
+  /** With status "lost": why (checked against the dealership's list by the route). */
+  lostReason?: string;
 }
 
 const before = alias(leads, "before");
 
+/** The fields an edit may change, as they were before it (read in the UPDATE itself, from the row it replaced). */
+export type LeadBefore = Pick<LeadRow, "firstName" | "lastName" | "email" | "phone" | "description" | "status" | "claimedBy" | "lostReason">;
+
 /**
- * Edits a lead the viewer may see (part 2 §7), answering the row and its status before the change, or undefined when
+ * Edits a lead the viewer may see (part 2 §7), answering the row and its fields before the change, or undefined when
  * no row matched (gone, or no longer visible: claimed by another rep a moment ago). A status change keeps "new" and
  * "unclaimed" the same thing (decision 010): back to new returns the lead to the pool (claim cleared); out of new, a
  * lead nobody claimed is recorded as claimed by whoever moved it. Decided inside the one UPDATE, so it cannot race a
@@ -455,7 +469,7 @@ export async function updateLead(
   viewer: Viewer,
   leadId: string,
   changes: LeadChanges,
-): Promise<{ row: LeadRow; previousStatus: LeadStatus } | undefined> {
+): Promise<{ row: LeadRow; previous: LeadBefore } | undefined> {
   const set: Record<string, unknown> = {};
   for (const key of ["firstName", "lastName"] as const) {
     if (changes[key] !== undefined) set[key] = changes[key];
@@ -473,6 +487,11 @@ export async function updateLead(
       claimedAt: sql`coalesce(${leads.claimedAt}, now())`,
     });
   }
+  // A lost lead keeps its reason (a new one replaces it); any other status has none (decision 202).
+  if (changes.status !== undefined) {
+    set.lostReason = changes.status === "lost" ? (changes.lostReason ?? sql`${leads.lostReason}`) : null;
+    set.lostAt = changes.status === "lost" ? sql`case when ${leads.status} = 'lost' then ${leads.lostAt} else now() end` : null;
+  }
   // A status that changes is a first answer (speed-to-lead, decision 140); saving the same status is not.
   if (changes.status !== undefined) {
     const answer = firstResponseSet("status", viewer.userId);
@@ -483,21 +502,43 @@ export async function updateLead(
   }
   // Nothing to change still proves the lead is there and visible (a no-op PATCH answers the lead, not 404).
   if (Object.keys(set).length === 0) set.firstName = sql`${leads.firstName}`;
+  // A move to Lost without a reason changes nothing: only a lead already lost may be saved without one.
+  const lostNeedsReason = changes.status === "lost" && !changes.lostReason ? sql`${leads.status} = 'lost'` : undefined;
   const [result] = await tx
     .update(leads)
     .set(set)
     .from(before)
-    .where(and(eq(leads.id, leadId), eq(before.id, leads.id), visibleLeads(viewer)))
-    .returning({ row: leads, previousStatus: before.status });
-  return result;
+    .where(and(eq(leads.id, leadId), eq(before.id, leads.id), mayOpenLeadSql(viewer, leads), lostNeedsReason))
+    .returning({
+      row: leads,
+      firstName: before.firstName,
+      lastName: before.lastName,
+      email: before.email,
+      phone: before.phone,
+      description: before.description,
+      status: before.status,
+      claimedBy: before.claimedBy,
+      lostReason: before.lostReason,
+    });
+  if (!result) return undefined;
+  const { row, ...previous } = result;
+  return { row, previous };
 }
 
-/** Deletes a lead the viewer may see; answers the deleted row, or undefined when none matched. */
+/**
+ * Deletes a lead the viewer may see; answers the deleted row, or undefined when none matched. The lead and what goes
+ * with it are kept for 30 days first (decision 214); the row is held from the first read, so nothing added to it
+ * meanwhile (a note, a task) is deleted without being kept.
+ */
 export async function deleteLead(tx: Tx, viewer: Viewer, leadId: string): Promise<LeadRow | undefined> {
   const [row] = await tx
-    .delete(leads)
-    .where(and(eq(leads.id, leadId), visibleLeads(viewer)))
-    .returning();
+    .select()
+    .from(leads)
+    .where(and(eq(leads.id, leadId), mayOpenLeadSql(viewer, leads)))
+    .for("update");
+  if (!row) return undefined;
+  await archiveLead(tx, leadId, viewer.userId);
+  await tx.delete(leads).where(eq(leads.id, leadId));
   return row;
 }
 

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
+import { raceRounds } from "../../../tests/helpers/races";
 import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { makeLead } from "../db/factories-leads";
 import { appointments } from "../db/schema/appointments";
@@ -10,7 +11,7 @@ import { leads } from "../db/schema/leads";
 // clause, so a colleague's claim a moment earlier wins. On PGlite requests run one after another; the PostgreSQL run
 // (TEST_DATABASE_URL) is where the race really happens, 50 rounds each.
 
-const ROUNDS = 50;
+const ROUNDS = raceRounds(50);
 let t: TestApp;
 let dealershipId: string;
 let repA: MadeUser & { agent: Agent };

@@ -1,6 +1,7 @@
 import { fullName, relativeTime } from "../../shared/format";
+import { formatPhone } from "../../shared/phone";
 import type { OutgoingMail } from "../mail/mailer";
-import { escapeHtml, mailLayout } from "../team/mails";
+import { escapeHtml, mailLayout } from "../mail/layout";
 
 // The Send Reminder e-mail (part 1 §2.4): the leads still waiting to be claimed, oldest first, with a link to New Leads.
 
@@ -35,7 +36,7 @@ export function reminderMail(args: {
     const ago = relativeTime(l.createdAt, args.now);
     return ago === "Just now" ? "just added" : `waiting ${ago.replace(/ ago$/, "")}`;
   };
-  const line = (l: ReminderLead) => [fullName(l), l.email, l.phone, waited(l)].filter(Boolean).join(" · ");
+  const line = (l: ReminderLead) => [fullName(l), l.email, l.phone ? formatPhone(l.phone) : null, waited(l)].filter(Boolean).join(" · ");
   const text = [
     greeting,
     "",
@@ -54,5 +55,5 @@ export function reminderMail(args: {
 ${more > 0 ? `<p style="color:#71717a">…and ${more} more.</p>` : ""}
 <p style="margin:24px 0"><a href="${escapeHtml(args.link)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">Claim a lead</a></p>`,
   );
-  return { to: args.to, subject, text, html, emailType: "lead_reminder", dealershipId: args.dealershipId };
+  return { to: args.to, subject, text, html, emailType: "lead_reminder", dealershipId: args.dealershipId, notification: true };
 }

@@ -2,30 +2,29 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { can } from "../../shared/permissions";
 import { fullName } from "../../shared/format";
 import { createLeadSchema, leadListQuerySchema, leadStatusChangeSchema, updateLeadSchema, type Lead } from "../../shared/schemas/lead";
-import { requireUser } from "../auth/current-user";
-import { requireCapability, requireDealershipAccess, type Viewer } from "../auth/tenancy";
+import { leadRefusalSchema, responses } from "../../shared/schemas/responses/leads";
+import { requireUser, signedInFirst } from "../auth/current-user";
+import { dealershipFirst, requireCapability, requireDealershipAccess } from "../auth/tenancy";
 import { dealershipById } from "../dealerships/queries";
-import { publish } from "../events/outbox";
-import { badRequest, forbidden, notFound, parseInput } from "../http/errors";
+import { answers, checkedFirst, dealershipPath, pathOf, type ZodTypeProvider } from "../http/contract";
+import { forbidden, notFound } from "../http/errors";
+import { cursorQuery } from "../http/page-cursor";
 import { notifyByEmail } from "../notifications/email-triggers";
 import {
   activeSalesReps,
   claimLead,
-  createLead,
   dealershipMetrics,
-  decodeCursor,
-  deleteLead,
   encodeCursor,
   findVisibleLead,
-  leadSnapshot,
-  leadWithClaimer,
+  leadCursorOf,
   listLeads,
-  lockActiveMember,
   unattendedLeads,
-  updateLead,
   userName,
   type LeadChanges,
 } from "./queries";
+import { changeLead, createLeadWithAssignee, removeLead } from "./commands";
+import { keptLeadOf } from "./merge";
+import { LEAD_NOT_FOUND, visibleLead } from "./visible-lead";
 import { REMINDER_LEADS_LISTED, reminderMail } from "./reminder-mail";
 
 // Leads and the dashboard metrics (spec part 1 §2.3-2.6, §4, §6, §7; part 2 lead detail §7). Every rule the screens
@@ -33,31 +32,25 @@ import { REMINDER_LEADS_LISTED, reminderMail } from "./reminder-mail";
 // publishes its domain event in the same transaction (decisions 050, 051).
 
 export const ALREADY_CLAIMED = "This lead is already claimed by another user.";
-const LEAD_NOT_FOUND = "Lead not found";
-
-type DealershipParams = { Params: { id: string } };
-type LeadParams = { Params: { id: string } };
-
-/** A lead the caller may see and the viewer it is seen as, or 404 (another dealership, missing, another rep's client). */
-export async function visibleLead(request: FastifyRequest, id: string): Promise<{ lead: Lead; viewer: Viewer }> {
-  const user = await requireUser(request);
-  const found = await findVisibleLead(request.server.db, user.id, id);
-  if (!found) throw notFound(LEAD_NOT_FOUND);
-  return found;
-}
 
 /** The display name of the signed-in user, as a claim records it. */
 function nameOf(user: { firstName: string | null; lastName: string | null; email: string }): string {
   return fullName({ firstName: user.firstName ?? "", lastName: user.lastName ?? "" }).trim() || user.email;
 }
 
-export async function leadRoutes(app: FastifyInstance): Promise<void> {
+export async function leadRoutes(server: FastifyInstance): Promise<void> {
+  const app = server.withTypeProvider<ZodTypeProvider>();
+  const memberFirst = dealershipFirst();
+  // The next page's Link repeats the query as it was sent, so the list keeps it before the schema parses it.
+  const listFirst = checkedFirst(async (request) => {
+    await requireDealershipAccess(request, (request.params as { id: string }).id);
+    return request.query as Record<string, unknown>;
+  });
   // Lists with search, status filter and keyset pages; Link rel="next" carries the cursor (decision 012).
-  app.get<DealershipParams & { Querystring: Record<string, string> }>("/api/dealerships/:id/leads", async (request, reply) => {
+  app.get("/api/dealerships/:id/leads", { schema: { params: dealershipPath, querystring: leadListQuerySchema, response: answers(responses["GET /api/dealerships/:id/leads"]) }, preValidation: listFirst.preValidation }, async (request, reply) => {
     const access = await requireDealershipAccess(request, request.params.id);
-    const query = parseInput(leadListQuerySchema, request.query);
-    const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
-    if (cursor === null) throw badRequest("cursor: is not a valid page cursor", { cursor: "is not a valid page cursor" });
+    const query = request.query;
+    const cursor = cursorQuery(query.cursor, 2, leadCursorOf);
     const page = await listLeads(app.db, access, {
       type: query.type,
       q: query.q || undefined,
@@ -68,83 +61,57 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
     });
     if (page.next) {
       const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(request.query)) if (key !== "cursor" && typeof value === "string") params.set(key, value);
+      for (const [key, value] of Object.entries(listFirst.answer(request))) if (key !== "cursor" && typeof value === "string") params.set(key, value);
       params.set("cursor", encodeCursor(page.next));
       reply.header("link", `</api/dealerships/${encodeURIComponent(access.dealershipId)}/leads?${params.toString()}>; rel="next"`);
     }
     return page.leads;
   });
 
-  app.post<DealershipParams>("/api/dealerships/:id/leads", async (request, reply) => {
+  app.post("/api/dealerships/:id/leads", { schema: { params: dealershipPath, body: createLeadSchema, response: answers(responses["POST /api/dealerships/:id/leads"]) }, preValidation: memberFirst }, async (request, reply) => {
     const access = await requireDealershipAccess(request, request.params.id);
-    const input = parseInput(createLeadSchema, request.body);
+    const input = request.body;
     const assignee = input.assignedTo || null;
     const assigns = can(access.role, "assignLeads");
     // A sales user's lead is theirs at once; they cannot hand it to someone else.
     if (!assigns && assignee && assignee !== access.userId) throw forbidden("Only front desk and management can assign leads");
     const claimer = assigns ? assignee : access.userId;
-    const lead = await app.db.transaction(async (tx) => {
-      let claimerName: string | null = null;
-      if (assigns && assignee) {
-        // Part 1 §6: front desk and management assign to an active member of this dealership; the membership row stays
-        // locked until the lead commits, so a removal cannot slip in between.
-        claimerName = await lockActiveMember(tx, access.dealershipId, assignee);
-        if (claimerName === null) {
-          throw badRequest("assignedTo: Choose an active member of this dealership", {
-            assignedTo: "Choose an active member of this dealership",
-          });
-        }
-      }
-      const row = await createLead(
-        tx,
-        access,
-        { firstName: input.firstName, lastName: input.lastName, email: input.email || null, phone: input.phone || null, description: input.description || null, source: input.source },
-        claimer,
-      );
-      const event = { dealershipId: access.dealershipId, actorId: access.userId };
-      await publish(tx, { ...event, type: "lead.created", payload: { lead: leadSnapshot(row) } });
-      if (claimer && claimer !== access.userId) {
-        await publish(tx, { ...event, type: "lead.claimed", payload: { lead: leadSnapshot(row), claimedBy: { id: claimer, name: claimerName ?? "" } } });
-      }
-      return leadWithClaimer(tx, access, row.id);
-    });
+    const lead = await createLeadWithAssignee(app.db, access, input, { assigns, assignee, claimer });
     return reply.code(201).send(lead);
   });
 
-  app.get<LeadParams>("/api/leads/:id", async (request) => (await visibleLead(request, request.params.id)).lead);
+  app.get("/api/leads/:id", { schema: { params: pathOf("id"), response: answers(responses["GET /api/leads/:id"], leadRefusalSchema) } }, async (request, reply) => {
+    const user = await requireUser(request);
+    const found = await findVisibleLead(app.db, user.id, request.params.id);
+    if (found) return found.lead;
+    // A bookmark of a merged-away lead leads to the kept one, for a viewer who may open it (decision 188).
+    const keptId = await keptLeadOf(app.db, user.id, request.params.id);
+    const kept = keptId ? await findVisibleLead(app.db, user.id, keptId) : undefined;
+    if (!kept) throw notFound(LEAD_NOT_FOUND);
+    const { id, firstName, lastName } = kept.lead;
+    return reply.code(404).send({ message: `This lead was merged into ${fullName(kept.lead)}`, mergedInto: { id, firstName, lastName } });
+  });
 
   async function editLead(request: FastifyRequest, leadId: string, changes: LeadChanges): Promise<Lead> {
     const { viewer } = await visibleLead(request, leadId);
-    const lead = await app.db.transaction(async (tx) => {
-      const updated = await updateLead(tx, viewer, leadId, changes);
-      if (!updated) return undefined;
-      if (updated.row.status !== updated.previousStatus) {
-        await publish(tx, {
-          type: "lead.status_changed",
-          dealershipId: viewer.dealershipId,
-          actorId: viewer.userId,
-          payload: { lead: leadSnapshot(updated.row), previousStatus: updated.previousStatus },
-        });
-      }
-      return leadWithClaimer(tx, viewer, leadId);
-    });
+    const lead = await changeLead(app.db, viewer, leadId, changes);
     if (!lead) throw notFound(LEAD_NOT_FOUND);
     return lead;
   }
 
-  app.patch<LeadParams>("/api/leads/:id", async (request) => {
+  app.patch("/api/leads/:id", { schema: { params: pathOf("id"), body: updateLeadSchema, response: answers(responses["PATCH /api/leads/:id"]) }, preValidation: signedInFirst }, async (request) => {
     await requireUser(request);
-    return editLead(request, request.params.id, parseInput(updateLeadSchema, request.body));
+    return editLead(request, request.params.id, request.body);
   });
 
-  app.patch<LeadParams>("/api/leads/:id/status", async (request) => {
+  app.patch("/api/leads/:id/status", { schema: { params: pathOf("id"), body: leadStatusChangeSchema, response: answers(responses["PATCH /api/leads/:id/status"]) }, preValidation: signedInFirst }, async (request) => {
     await requireUser(request);
-    const { status } = parseInput(leadStatusChangeSchema, request.body);
-    return editLead(request, request.params.id, { status });
+    const { status, lostReason } = request.body;
+    return editLead(request, request.params.id, { status, lostReason });
   });
 
   // One conditional UPDATE decides the winner; everyone else gets 409 (part 1 §8 "already claimed").
-  app.post<LeadParams>("/api/leads/:id/claim", async (request, reply) => {
+  app.post("/api/leads/:id/claim", { schema: { params: pathOf("id"), response: answers(responses["POST /api/leads/:id/claim"]) } }, async (request, reply) => {
     const user = await requireUser(request);
     const outcome = await claimLead(app.db, { id: user.id, name: nameOf(user) }, request.params.id);
     if (outcome.claimed) {
@@ -155,21 +122,15 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(409).send({ message: ALREADY_CLAIMED });
   });
 
-  app.delete<LeadParams>("/api/leads/:id", async (request) => {
+  app.delete("/api/leads/:id", { schema: { params: pathOf("id"), response: answers(responses["DELETE /api/leads/:id"]) } }, async (request) => {
     const { viewer } = await visibleLead(request, request.params.id);
-    const deleted = await app.db.transaction(async (tx) => {
-      const row = await deleteLead(tx, viewer, request.params.id);
-      if (row) {
-        await publish(tx, { type: "lead.deleted", dealershipId: viewer.dealershipId, actorId: viewer.userId, payload: { lead: leadSnapshot(row) } });
-      }
-      return row;
-    });
+    const deleted = await removeLead(app.db, viewer, request.params.id);
     if (!deleted) throw notFound(LEAD_NOT_FOUND);
     return { message: "Lead deleted successfully" };
   });
 
   // Send Reminder (part 1 §2.4, §6): front desk and management mail every active sales rep the leads still new.
-  app.post<DealershipParams>("/api/dealerships/:id/leads/remind-unattended", async (request) => {
+  app.post("/api/dealerships/:id/leads/remind-unattended", { schema: { params: dealershipPath, response: answers(responses["POST /api/dealerships/:id/leads/remind-unattended"]) } }, async (request) => {
     const access = await requireDealershipAccess(request, request.params.id);
     requireCapability(access, "sendReminders", "Only front desk and management can send reminders");
     const pool = await unattendedLeads(app.db, access.dealershipId, REMINDER_LEADS_LISTED);
@@ -225,7 +186,7 @@ export async function leadRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Dashboard cards (part 1 §2.3, §3): today on the dealership's clock, change from yesterday (decision 014).
-  app.get<DealershipParams>("/api/dealerships/:id/metrics", async (request) => {
+  app.get("/api/dealerships/:id/metrics", { schema: { params: dealershipPath, response: answers(responses["GET /api/dealerships/:id/metrics"]) } }, async (request) => {
     const access = await requireDealershipAccess(request, request.params.id);
     return dealershipMetrics(app.db, access.dealershipId, new Date());
   });

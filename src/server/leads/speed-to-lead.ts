@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
-import { can } from "../../shared/permissions";
 import type { FirstResponseKind } from "../../shared/speed-to-lead";
 import type { FirstResponse, SpeedFigures, SpeedToLead } from "../../shared/schemas/speed-to-lead";
+import { mayOpenLeadSql } from "../access/leads";
 import type { Viewer } from "../auth/tenancy";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { dealerships } from "../db/schema/dealerships";
@@ -29,15 +29,13 @@ export function firstResponseSet(kind: FirstResponseKind, userId: string) {
  * came before. Answers the lead's first answer, or undefined when the viewer may not see the lead.
  */
 export async function recordCall(db: Db | Tx, viewer: Viewer, leadId: string): Promise<FirstResponse | undefined> {
-  const seesAll = can(viewer.role, "seeAllClaimedLeads");
   const [row] = await db
     .update(leads)
     .set(firstResponseSet("call", viewer.userId))
     .where(
       and(
         eq(leads.id, leadId),
-        eq(leads.dealershipId, viewer.dealershipId),
-        seesAll ? undefined : sql`(${leads.status} = 'new' or ${leads.claimedBy} = ${viewer.userId})`,
+        mayOpenLeadSql(viewer, leads),
       ),
     )
     .returning({ at: leads.firstResponseAt, kind: leads.firstResponseKind });

@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { DomainEvent } from "../../shared/events";
-import { formatPhone, fullName } from "../../shared/format";
+import { fullName } from "../../shared/format";
+import { formatPhone } from "../../shared/phone";
 import { rowsOf, type Database, type Db, type Tx } from "../db/client";
 import { dealerships } from "../db/schema/dealerships";
 import { leads } from "../db/schema/leads";
@@ -9,7 +10,7 @@ import { publish } from "../events/outbox";
 import { createJobQueue } from "../jobs/job-queue";
 import type { Mailer } from "../mail/mailer";
 import { notifyByEmail } from "../notifications/email-triggers";
-import { escapeHtml, mailLayout } from "../team/mails";
+import { escapeHtml, mailLayout } from "../mail/layout";
 
 // Unattended leads (issue 14; decision 142): a lead nobody answered (no claim, call or status change) within its
 // dealership's set minutes (dealerships.unattended_lead_minutes, default 15) e-mails the people subscribed to the

@@ -3,9 +3,10 @@ import type { Database, Db, Tx } from "../db/client";
 import { createDelivery } from "./delivery";
 import { createMailQueue, MAIL_RETRY, type MailRetry } from "./mail-queue";
 
-// The one way any area sends mail (decisions 006 and 045). Mail is queued in the database and delivered by a
-// worker, retried while SMTP fails, and its final outcome recorded in emails_log. Only the verification code is
-// sent while the person waits, because its screen says "sent" only when it was.
+// The one way any area sends mail (decisions 006, 045 and 173). Mail is queued in the database and delivered by a
+// worker, retried while SMTP fails, and its final outcome recorded in emails_log; mail a person waits for goes ahead
+// of notifications. Only the verification code is sent while the person waits, because its screen says "sent" only
+// when it was.
 
 export interface OutgoingMail {
   to: string;
@@ -15,7 +16,25 @@ export interface OutgoingMail {
   /** What kind of mail this is (invitation, verification, lead_reminder, ...), kept in emails_log. */
   emailType: string;
   dealershipId?: string | null;
+  /**
+   * A notification to subscribers or to a team (New Lead, reminders): sent after every mail a person is waiting for.
+   * Mail without it (sign-up codes, invitations, password resets) goes first (decision 173).
+   */
+  notification?: boolean;
+  /**
+   * A mail to a customer from the dealership (issue 26, decision 228): the sender's display name (MAIL_FROM's address
+   * stays), the lead's reply address, this mail's Message-ID and the message it answers.
+   */
+  fromName?: string;
+  replyTo?: string;
+  messageId?: string;
+  inReplyTo?: string;
+  /** The lead_emails row this mail is: its final outcome is handed to the afterDelivery hooks. */
+  leadEmailId?: string;
 }
+
+/** Runs in the transaction that records mails' final outcomes (sent, or failed on their last try). */
+export type DeliveryHook = (tx: Tx, outcomes: Array<{ mail: OutgoingMail; result: MailResult }>) => Promise<void>;
 
 export interface MailResult {
   status: "sent" | "failed";
@@ -33,9 +52,17 @@ export interface Mailer {
   send(mail: OutgoingMail): Promise<MailResult>;
   /** Delivers every queued mail that is due now and resolves when none is left (tests read mail after it). */
   drain(): Promise<void>;
-  /** Connects the queue and, unless turned off, starts this process's worker. */
+  /**
+   * Adds work to the transaction that records queued mails' final outcomes (the e-mail conversation's delivery
+   * status): it commits with the record, once per mail.
+   */
+  afterDelivery(hook: DeliveryHook): void;
+  /** Connects the queue and, unless turned off, starts this process's workers. */
   start(): Promise<void>;
-  /** Delivers what is due for a moment (`closeDrainMs`), then stops; mail still queued waits in the database. */
+  /**
+   * Delivers what is due for a moment (`closeDrainMs`), then stops and waits for its work in flight (CLOSE_GRACE_MS at
+   * most): once this resolves, the mailer no longer uses the database. Mail still queued waits there.
+   */
   close(): Promise<void>;
 }
 
@@ -47,7 +74,7 @@ export interface MailerOptions {
   retry?: MailRetry;
   /** Whether this process delivers queued mail on its own, polling and at close (default true). */
   worker?: boolean;
-  /** How often the worker looks for due mail (default 2 s: one cheap query, even on the embedded database). */
+  /** How often an idle worker looks for due mail (default 2 s: one cheap query, even on the embedded database). */
   pollingIntervalSeconds?: number;
   /** How long close() keeps delivering due mail before it stops (default 3 s, within the 10 s shutdown). */
   closeDrainMs?: number;
@@ -61,7 +88,9 @@ export function createMailer(options: MailerOptions): Mailer {
   const worker = options.worker ?? true;
   const closeDrainMs = options.closeDrainMs ?? 3_000;
   const delivery = createDelivery({ logger, smtpUrl: options.smtpUrl, from: options.from });
+  const hooks: DeliveryHook[] = [];
   const mailQueue = createMailQueue({
+    hooks,
     database,
     logger,
     delivery,
@@ -77,14 +106,16 @@ export function createMailer(options: MailerOptions): Mailer {
     async send(mail) {
       const result = await delivery.attempt(mail);
       if (result.status === "failed") logger.warn({ to: mail.to, emailType: mail.emailType, err: result.errorMessage }, "mail delivery failed");
-      await delivery.record(database.db, mail, result);
+      await delivery.record(database.db, [{ mail, result }]);
       return result;
     },
     drain,
+    afterDelivery: (hook) => void hooks.push(hook),
     start: () => mailQueue.start(),
     async close() {
       if (closed) return;
       closed = true;
+      // The drain goes on past its deadline until stop(), which waits for it: nothing it does outlives the database.
       if (worker && closeDrainMs > 0) await within(drain(), closeDrainMs, logger);
       await mailQueue.stop(CLOSE_GRACE_MS);
       delivery.close();

@@ -191,6 +191,7 @@ export async function queueToEach(executor: Db | Tx, mailer: Mailer, recipients:
         html: notification.html,
         emailType: notification.trigger,
         dealershipId: notification.dealershipId,
+        notification: true,
       },
       executor,
     );

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Notification } from "../../shared/schemas/responses/notifications";
 import type { DealershipRole } from "../../shared/constants";
+import { mayReadNotificationSql } from "../access/notifications";
 import { roleSql, type Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
 import { notifications } from "../db/schema/notifications";
@@ -30,8 +31,8 @@ function toNotification(row: Row): Notification {
   };
 }
 
-const mine = (viewer: Pick<Viewer, "userId" | "dealershipId">) =>
-  and(eq(notifications.userId, viewer.userId), eq(notifications.dealershipId, viewer.dealershipId));
+/** The viewer's own notifications in the dealership (access/notifications.ts). */
+const mine = (viewer: Pick<Viewer, "userId" | "dealershipId">) => mayReadNotificationSql(viewer, notifications);
 
 /** The viewer's newest notifications in the dealership, newest first. */
 export async function notificationsOf(db: Executor, viewer: Viewer): Promise<Notification[]> {

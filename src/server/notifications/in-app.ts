@@ -1,12 +1,13 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
-import type { DomainEvent } from "../../shared/events";
+import type { DomainEvent, DomainEventType } from "../../shared/events";
+import { openLeadSql } from "../access/leads";
 import type { Tx } from "../db/client";
 import { domainEvents } from "../db/schema/events";
 import { leads } from "../db/schema/leads";
 import { notifications } from "../db/schema/notifications";
 import { users } from "../db/schema/users";
 import { fixedStatement, runStatement } from "../db/prepared";
-import { DRAFT_COLUMNS, draftsOf, recipientsOfDrafts } from "./notification-plan";
+import { DRAFT_COLUMNS, draftsOf, NOTIFIED_EVENT_TYPES, recipientsOfDrafts } from "./notification-plan";
 
 // The header bell's writer (decisions 100-103): a once-only handler of the event dispatcher (decision 051), so the rows
 // of an event commit with its "dispatched" mark, exactly once however many processes run. One row per recipient.
@@ -37,6 +38,25 @@ const bellRowsStatement = fixedStatement(
     from told join drafts d on d.i = told.i`,
 );
 
+type Event<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
+
+/** What the bell forgets when an event takes access away, by event type. */
+const forgetting: { [T in DomainEventType]?: (tx: Tx, event: Event<T>) => Promise<void> } = {
+  // A removed member sees nothing of the dealership any more; rejoining starts with an empty bell.
+  "team.member_removed": async (tx, event) => {
+    await tx.delete(notifications).where(and(eq(notifications.userId, event.payload.member.id), eq(notifications.dealershipId, event.dealershipId)));
+  },
+  "dealership.deleted": async (tx, event) => {
+    await tx.delete(notifications).where(eq(notifications.dealershipId, event.dealershipId));
+  },
+  "team.member_role_changed": async (tx, event) => {
+    if (event.payload.role === "sales" && event.payload.previousRole !== "sales") await forgetUnseenLeads(tx, event.payload.member.id, event.dealershipId);
+  },
+};
+
+/** The events the bell's writer takes: those that tell someone, and those that take access away. */
+export const BELL_EVENT_TYPES: DomainEventType[] = [...NOTIFIED_EVENT_TYPES, ...(Object.keys(forgetting) as DomainEventType[])];
+
 /** Writes the bell's rows for one event, and forgets what a member may no longer see. */
 export async function notifyInApp(tx: Tx, event: DomainEvent & { id?: number }): Promise<void> {
   await notifyInAppAll(tx, [event]);
@@ -50,20 +70,9 @@ export async function notifyInApp(tx: Tx, event: DomainEvent & { id?: number }):
 export async function notifyInAppAll(tx: Tx, events: ReadonlyArray<DomainEvent & { id?: number; createdAt?: Date }>): Promise<void> {
   const told: Array<DomainEvent & { id?: number; createdAt?: Date }> = [];
   for (const event of events) {
-    switch (event.type) {
-      case "team.member_removed":
-        // A removed member sees nothing of the dealership any more; rejoining starts with an empty bell.
-        await tx.delete(notifications).where(and(eq(notifications.userId, event.payload.member.id), eq(notifications.dealershipId, event.dealershipId)));
-        break;
-      case "dealership.deleted":
-        await tx.delete(notifications).where(eq(notifications.dealershipId, event.dealershipId));
-        break;
-      case "team.member_role_changed":
-        if (event.payload.role === "sales" && event.payload.previousRole !== "sales") await forgetUnseenLeads(tx, event.payload.member.id, event.dealershipId);
-        break;
-      default:
-        told.push(event);
-    }
+    const forget = forgetting[event.type] as ((tx: Tx, event: DomainEvent) => Promise<void>) | undefined;
+    if (forget) await forget(tx, event);
+    else told.push(event);
   }
   const drafts = draftsOf(told).flatMap((d, i) => {
     if (!d) return [];
@@ -96,7 +105,8 @@ async function forgetUnseenLeads(tx: Tx, userId: string, dealershipId: string): 
       eq(notifications.userId, userId),
       eq(notifications.dealershipId, dealershipId),
       sql`(${notifications.type} = 'lead_deleted' or (${notifications.leadId} is not null and not exists (
-        select 1 from ${leads} l where l.id = ${notifications.leadId} and (l.status = 'new' or l.claimed_by = ${userId}))))`,
+        select 1 from ${leads} l where l.id = ${notifications.leadId}
+          and ${openLeadSql({ userId, role: "sales" }, { status: sql`l.status`, claimedBy: sql`l.claimed_by` })})))`,
     ),
   );
 }

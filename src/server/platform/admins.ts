@@ -10,7 +10,10 @@ import { recordAudit, type PlatformActor } from "./audit";
 // with every active admin row locked, so two admins revoking (or deleting) each other at the same moment cannot leave
 // the installation without one.
 
-/** Grants (or re-activates) platform admin; answers false when no user has that e-mail. For start-up and the CLI. */
+/**
+ * Grants (or re-activates) platform admin; answers false when no user has that e-mail. For the CLI and the demo data:
+ * whoever runs them has the server itself. PLATFORM_ADMIN_EMAILS goes through grantListedPlatformAdmin instead.
+ */
 export async function grantPlatformAdminByEmail(db: Db, email: string, grantedBy: string | null = null): Promise<boolean> {
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1);
   if (!user) return false;
@@ -21,9 +24,28 @@ export async function grantPlatformAdminByEmail(db: Db, email: string, grantedBy
   return true;
 }
 
-/** PLATFORM_ADMIN_EMAILS: granted at start for existing users, and at registration for new ones. */
+/**
+ * PLATFORM_ADMIN_EMAILS (decision 169): the accounts whose e-mail is listed AND proven (an e-mailed code) become
+ * platform admins. An address anyone merely typed (a registration, an unproven edit) grants nothing: one statement
+ * reads both conditions, so an e-mail changed in the meantime cannot slip through. Without `userId`, every such
+ * account (start-up); with it, that one account (right after it proved its address).
+ */
+export async function grantListedPlatformAdmin(db: Db | Tx, emails: string[], userId?: string): Promise<void> {
+  if (emails.length === 0) return;
+  const listed = sql`array[${sql.join(
+    emails.map((e) => sql`${e.trim().toLowerCase()}`),
+    sql`, `,
+  )}]::text[]`;
+  await db.execute(sql`
+    insert into ${platformAdmins} (user_id)
+    select u.id from ${users} u
+    where u.email = any(${listed}) and u.email_verified_at is not null ${userId ? sql`and u.id = ${userId}` : sql``}
+    on conflict (user_id) do update set active = true`);
+}
+
+/** PLATFORM_ADMIN_EMAILS at start: existing accounts with a listed, proven e-mail. */
 export async function grantConfiguredPlatformAdmins(db: Db, emails: string[]): Promise<void> {
-  for (const email of emails) await grantPlatformAdminByEmail(db, email);
+  await grantListedPlatformAdmin(db, emails);
 }
 
 /**

@@ -55,7 +55,7 @@ describe("creating a dealership", () => {
     });
     expect(created.statusCode).toBe(201);
     const { dealership, invitation } = created.json();
-    expect(dealership).toMatchObject({ name: "Harbour Cars", address: "1 Quay St", phone: "416-555-0111", email: "sales@harbour.example", website: "harbour.example", active: true });
+    expect(dealership).toMatchObject({ name: "Harbour Cars", address: "1 Quay St", phone: "+14165550111", email: "sales@harbour.example", website: "harbour.example", active: true });
     expect(invitation).toMatchObject({ email: "hana@harbour.example", role: "management", status: "pending", firstName: "Hana", lastName: "Harbour" });
 
     await deliverMail(t.app);

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { fullName } from "../../shared/format";
+import { phoneSearchDigits } from "../../shared/phone";
 import type { DealershipCreated, DealershipDeleted, DealershipPage, PlatformDealership } from "../../shared/schemas/responses/platform";
 import type { z } from "zod";
 import type { dealershipCreateSchema, dealershipDetailsSchema, PlatformListQuery } from "../../shared/schemas/platform";
@@ -45,7 +46,10 @@ export async function listDealerships(db: Db, query: PlatformListQuery): Promise
   if (query.search) {
     const like = likeContains(query.search);
     const text = (column: SQL | typeof dealerships.name) => sql`${column} ilike ${like}`;
-    filters.push(or(text(dealerships.name), text(sql`coalesce(${dealerships.address}, '')`), text(sql`coalesce(${dealerships.email}, '')`), text(sql`coalesce(${dealerships.phone}, '')`))!);
+    // A number is found however it is typed: its digits among the stored E.164 number's (decision 205).
+    const digits = phoneSearchDigits(query.search);
+    const phone = digits ? sql`regexp_replace(coalesce(${dealerships.phone}, ''), '[^0-9]', '', 'g') like ${likeContains(digits)}` : sql`false`;
+    filters.push(or(text(dealerships.name), text(sql`coalesce(${dealerships.address}, '')`), text(sql`coalesce(${dealerships.email}, '')`), text(sql`coalesce(${dealerships.phone}, '')`), phone)!);
   }
   const where = and(...filters);
   const [rows, [counted]] = await Promise.all([
@@ -135,7 +139,11 @@ export async function updateDealership(db: Db, id: string, input: DetailsInput, 
  */
 export async function deleteDealership(db: Db, id: string, actor: PlatformActor): Promise<DealershipDeleted> {
   return db.transaction(async (tx) => {
-    // The row lock queues this behind role changes, removals and invitations of the same dealership (they lock it too).
+    // Taking the dealership out of service is the first statement, and its row lock (the UPDATE's) is the deletion's
+    // turn (decision 176): it waits for the members' writes holding the row FOR SHARE (holdDealership, the claim) to
+    // commit, so the claims they made are returned below; a write that comes later waits for this transaction and
+    // then finds the dealership gone. It queues with role changes, removals and invitations too (they lock the row).
+    // Lock order: the dealership's row, then its memberships, leads, invitations, ... and its members' user rows.
     const [dealership] = await tx
       .update(dealerships)
       .set({ active: false })

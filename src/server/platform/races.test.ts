@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, signIn, type TestApp } from "../../../tests/helpers/test-app";
+import { raceRounds } from "../../../tests/helpers/races";
 import { makeUser } from "../db/factories";
 import { platformAdmins } from "../db/schema/platform";
 import { grantPlatformAdminByEmail } from "./admins";
@@ -8,7 +9,7 @@ import { grantPlatformAdminByEmail } from "./admins";
 // The last platform admin stays however the calls interleave (decision 092). On PGlite requests run one after another;
 // the PostgreSQL run (TEST_DATABASE_URL) is where two admins really act at the same moment.
 
-const ROUNDS = 15;
+const ROUNDS = raceRounds(15);
 let t: TestApp;
 
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   dealershipCreateSchema,
   dealershipDetailsSchema,
@@ -11,7 +11,8 @@ import {
   RECENT_ACTIVITY_SHOWN,
   testEmailSchema,
 } from "../../shared/schemas/platform";
-import { parseInput } from "../http/errors";
+import { responses } from "../../shared/schemas/responses/platform";
+import { answers, pathOf, type ZodTypeProvider } from "../http/contract";
 import { dealershipMembers } from "../team/members";
 import { openInvitations } from "../team/invites";
 import { grantPlatformAdmin, revokePlatformAdmin } from "./admins";
@@ -33,123 +34,192 @@ import { deletePlatformUser, listPlatformUsers, platformUser, updatePlatformUser
 // Platform administration (part 2 §2, §7; decisions 090-094). Every route: 401 signed out, 403 for anyone who is not
 // an active platform admin, whatever their dealership roles.
 
-type IdParams = { Params: { id: string } };
-type MemberParams = { Params: { id: string; userId: string } };
+/** Before a body or query is validated: 401 and 403 come before a 400 (decision 190). */
+const platformAdminFirst = async (request: FastifyRequest) => void (await requirePlatformAdmin(request));
 
-export async function platformRoutes(app: FastifyInstance): Promise<void> {
+export async function platformRoutes(server: FastifyInstance): Promise<void> {
+  const app = server.withTypeProvider<ZodTypeProvider>();
   // ---- Overview ----
-  app.get("/api/platform/overview", async (request) => {
+  app.get("/api/platform/overview", { schema: { response: answers(responses["GET /api/platform/overview"]) } }, async (request) => {
     await requirePlatformAdmin(request);
     return platformOverview(app.db);
   });
 
-  app.get("/api/platform/activity", async (request) => {
+  app.get("/api/platform/activity", { schema: { response: answers(responses["GET /api/platform/activity"]) } }, async (request) => {
     await requirePlatformAdmin(request);
     return recentActivity(app.db, RECENT_ACTIVITY_SHOWN);
   });
 
-  app.post("/api/platform/maintenance", async (request) => {
+  app.post("/api/platform/maintenance", { schema: { response: answers(responses["POST /api/platform/maintenance"]) } }, async (request) => {
     const admin = await requirePlatformAdmin(request);
     return runMaintenance(app.db, admin);
   });
 
-  app.post("/api/platform/test-email", async (request) => {
-    const admin = await requirePlatformAdmin(request);
-    const { to } = parseInput(testEmailSchema, request.body);
-    return sendTestEmail(app, to ?? admin.email, admin);
-  });
+  app.post(
+    "/api/platform/test-email",
+    { schema: { body: testEmailSchema, response: answers(responses["POST /api/platform/test-email"]) }, preValidation: platformAdminFirst },
+    async (request) => {
+      const admin = await requirePlatformAdmin(request);
+      const { to } = request.body;
+      return sendTestEmail(app, to ?? admin.email, admin);
+    },
+  );
 
   // ---- Dealerships ----
-  app.get("/api/platform/dealerships", async (request) => {
-    await requirePlatformAdmin(request);
-    return listDealerships(app.db, parseInput(platformListQuerySchema, request.query));
-  });
+  app.get(
+    "/api/platform/dealerships",
+    { schema: { querystring: platformListQuerySchema, response: answers(responses["GET /api/platform/dealerships"]) }, preValidation: platformAdminFirst },
+    async (request) => {
+      await requirePlatformAdmin(request);
+      return listDealerships(app.db, request.query);
+    },
+  );
 
-  app.post("/api/platform/dealerships", async (request, reply) => {
-    const admin = await requirePlatformAdmin(request);
-    const input = parseInput(dealershipCreateSchema, request.body);
-    return reply.code(201).send(await createDealershipWithManager(app, input, admin));
-  });
+  app.post(
+    "/api/platform/dealerships",
+    { schema: { body: dealershipCreateSchema, response: answers(responses["POST /api/platform/dealerships"]) }, preValidation: platformAdminFirst },
+    async (request, reply) => {
+      const admin = await requirePlatformAdmin(request);
+      const input = request.body;
+      return reply.code(201).send(await createDealershipWithManager(app, input, admin));
+    },
+  );
 
-  app.put<IdParams>("/api/platform/dealerships/:id", async (request) => {
-    const admin = await requirePlatformAdmin(request);
-    return updateDealership(app.db, request.params.id, parseInput(dealershipDetailsSchema, request.body), admin);
-  });
+  app.put(
+    "/api/platform/dealerships/:id",
+    { schema: { params: pathOf("id"), body: dealershipDetailsSchema, response: answers(responses["PUT /api/platform/dealerships/:id"]) }, preValidation: platformAdminFirst },
+    async (request) => {
+      const admin = await requirePlatformAdmin(request);
+      return updateDealership(app.db, request.params.id, request.body, admin);
+    },
+  );
 
-  app.delete<IdParams>("/api/platform/dealerships/:id", async (request) => {
-    const admin = await requirePlatformAdmin(request);
-    return deleteDealership(app.db, request.params.id, admin);
-  });
+  app.delete(
+    "/api/platform/dealerships/:id",
+    { schema: { params: pathOf("id"), response: answers(responses["DELETE /api/platform/dealerships/:id"]) } },
+    async (request) => {
+      const admin = await requirePlatformAdmin(request);
+      return deleteDealership(app.db, request.params.id, admin);
+    },
+  );
 
   // ---- A dealership's members and invitations (the team area's functions) ----
-  app.get<IdParams>("/api/platform/dealerships/:id/users", async (request) => {
-    await requirePlatformAdmin(request);
-    const dealership = await dealershipInService(app.db, request.params.id);
-    return dealershipMembers(app.db, dealership.id);
-  });
+  app.get(
+    "/api/platform/dealerships/:id/users",
+    { schema: { params: pathOf("id"), response: answers(responses["GET /api/platform/dealerships/:id/users"]) } },
+    async (request) => {
+      await requirePlatformAdmin(request);
+      const dealership = await dealershipInService(app.db, request.params.id);
+      return dealershipMembers(app.db, dealership.id);
+    },
+  );
 
-  app.put<MemberParams>("/api/platform/dealerships/:id/users/:userId/role", async (request) => {
-    const admin = await requirePlatformAdmin(request);
-    const { role } = parseInput(platformRoleChangeSchema, request.body);
-    await changeRoleAsPlatform(app.db, request.params.id, request.params.userId, role, admin);
-    return { userId: request.params.userId, role };
-  });
+  app.put(
+    "/api/platform/dealerships/:id/users/:userId/role",
+    { schema: { params: pathOf("id", "userId"), body: platformRoleChangeSchema, response: answers(responses["PUT /api/platform/dealerships/:id/users/:userId/role"]) }, preValidation: platformAdminFirst },
+    async (request) => {
+      const admin = await requirePlatformAdmin(request);
+      const { role } = request.body;
+      await changeRoleAsPlatform(app.db, request.params.id, request.params.userId, role, admin);
+      return { userId: request.params.userId, role };
+    },
+  );
 
-  app.delete<MemberParams>("/api/platform/dealerships/:id/users/:userId", async (request) => {
-    const admin = await requirePlatformAdmin(request);
-    const returnedLeads = await removeMemberAsPlatform(app.db, request.params.id, request.params.userId, admin);
-    return { message: "User removed", returnedLeads };
-  });
+  app.delete(
+    "/api/platform/dealerships/:id/users/:userId",
+    { schema: { params: pathOf("id", "userId"), response: answers(responses["DELETE /api/platform/dealerships/:id/users/:userId"]) } },
+    async (request) => {
+      const admin = await requirePlatformAdmin(request);
+      const returnedLeads = await removeMemberAsPlatform(app.db, request.params.id, request.params.userId, admin);
+      return { message: "User removed", returnedLeads };
+    },
+  );
 
-  app.get<IdParams>("/api/platform/dealerships/:id/invites", async (request) => {
-    await requirePlatformAdmin(request);
-    const dealership = await dealershipInService(app.db, request.params.id);
-    return openInvitations(app.db, dealership.id);
-  });
+  app.get(
+    "/api/platform/dealerships/:id/invites",
+    { schema: { params: pathOf("id"), response: answers(responses["GET /api/platform/dealerships/:id/invites"]) } },
+    async (request) => {
+      await requirePlatformAdmin(request);
+      const dealership = await dealershipInService(app.db, request.params.id);
+      return openInvitations(app.db, dealership.id);
+    },
+  );
 
-  app.post<IdParams>("/api/platform/dealerships/:id/invite", async (request, reply) => {
-    const admin = await requirePlatformAdmin(request);
-    const input = parseInput(platformInviteSchema, request.body);
-    return reply.code(201).send(await inviteAsPlatform(app, request.params.id, input, admin));
-  });
+  app.post(
+    "/api/platform/dealerships/:id/invite",
+    { schema: { params: pathOf("id"), body: platformInviteSchema, response: answers(responses["POST /api/platform/dealerships/:id/invite"]) }, preValidation: platformAdminFirst },
+    async (request, reply) => {
+      const admin = await requirePlatformAdmin(request);
+      const input = request.body;
+      return reply.code(201).send(await inviteAsPlatform(app, request.params.id, input, admin));
+    },
+  );
 
-  app.post<IdParams>("/api/platform/invites/:id/resend", async (request) => {
-    const admin = await requirePlatformAdmin(request);
-    return resendAsPlatform(app, request.params.id, admin);
-  });
+  app.post(
+    "/api/platform/invites/:id/resend",
+    { schema: { params: pathOf("id"), response: answers(responses["POST /api/platform/invites/:id/resend"]) } },
+    async (request) => {
+      const admin = await requirePlatformAdmin(request);
+      return resendAsPlatform(app, request.params.id, admin);
+    },
+  );
 
-  app.delete<IdParams>("/api/platform/invites/:id", async (request) => {
-    const admin = await requirePlatformAdmin(request);
-    await deleteInvitationAsPlatform(app.db, request.params.id, admin);
-    return { message: "Invitation deleted" };
-  });
+  app.delete(
+    "/api/platform/invites/:id",
+    { schema: { params: pathOf("id"), response: answers(responses["DELETE /api/platform/invites/:id"]) } },
+    async (request) => {
+      const admin = await requirePlatformAdmin(request);
+      await deleteInvitationAsPlatform(app.db, request.params.id, admin);
+      return { message: "Invitation deleted" };
+    },
+  );
 
   // ---- Users and platform admins ----
-  app.get("/api/platform/users", async (request) => {
-    await requirePlatformAdmin(request);
-    return listPlatformUsers(app.db, parseInput(platformUserListQuerySchema, request.query));
-  });
+  app.get(
+    "/api/platform/users",
+    { schema: { querystring: platformUserListQuerySchema, response: answers(responses["GET /api/platform/users"]) }, preValidation: platformAdminFirst },
+    async (request) => {
+      await requirePlatformAdmin(request);
+      return listPlatformUsers(app.db, request.query);
+    },
+  );
 
-  app.patch<IdParams>("/api/platform/users/:id", async (request) => {
-    const admin = await requirePlatformAdmin(request);
-    return updatePlatformUser(app.db, request.params.id, parseInput(platformUserUpdateSchema, request.body), admin);
-  });
+  app.patch(
+    "/api/platform/users/:id",
+    { schema: { params: pathOf("id"), body: platformUserUpdateSchema, response: answers(responses["PATCH /api/platform/users/:id"]) }, preValidation: platformAdminFirst },
+    async (request) => {
+      const admin = await requirePlatformAdmin(request);
+      return updatePlatformUser(app.db, request.params.id, request.body, admin);
+    },
+  );
 
-  app.delete<IdParams>("/api/platform/users/:id", async (request) => {
-    const admin = await requirePlatformAdmin(request);
-    return deletePlatformUser(app.db, request.params.id, admin);
-  });
+  app.delete(
+    "/api/platform/users/:id",
+    { schema: { params: pathOf("id"), response: answers(responses["DELETE /api/platform/users/:id"]) } },
+    async (request) => {
+      const admin = await requirePlatformAdmin(request);
+      return deletePlatformUser(app.db, request.params.id, admin);
+    },
+  );
 
-  app.post("/api/platform/admins/grant", async (request) => {
-    const admin = await requirePlatformAdmin(request);
-    const { email } = parseInput(grantAdminSchema, request.body);
-    const userId = await grantPlatformAdmin(app.db, email, admin);
-    return platformUser(app.db, userId);
-  });
+  app.post(
+    "/api/platform/admins/grant",
+    { schema: { body: grantAdminSchema, response: answers(responses["POST /api/platform/admins/grant"]) }, preValidation: platformAdminFirst },
+    async (request) => {
+      const admin = await requirePlatformAdmin(request);
+      const { email } = request.body;
+      const userId = await grantPlatformAdmin(app.db, email, admin);
+      return platformUser(app.db, userId);
+    },
+  );
 
-  app.delete<{ Params: { userId: string } }>("/api/platform/admins/:userId", async (request) => {
-    const admin = await requirePlatformAdmin(request);
-    await revokePlatformAdmin(app.db, request.params.userId, admin);
-    return { message: "Admin access revoked" };
-  });
+  app.delete(
+    "/api/platform/admins/:userId",
+    { schema: { params: pathOf("userId"), response: answers(responses["DELETE /api/platform/admins/:userId"]) } },
+    async (request) => {
+      const admin = await requirePlatformAdmin(request);
+      await revokePlatformAdmin(app.db, request.params.userId, admin);
+      return { message: "Admin access revoked" };
+    },
+  );
 }

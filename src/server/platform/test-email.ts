@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { TestEmailResult } from "../../shared/schemas/responses/platform";
-import { escapeHtml, mailLayout } from "../team/mails";
+import { escapeHtml, mailLayout } from "../mail/layout";
 import { recordAudit, type PlatformActor } from "./audit";
 
 // POST /api/platform/test-email (part 2 §7; decision 094): a self-hoster's check that SMTP_URL works. The mail is sent

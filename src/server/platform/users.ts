@@ -2,6 +2,7 @@ import { and, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { ROLE_LABELS } from "../../shared/constants";
 import { fullName } from "../../shared/format";
+import { phoneSearchDigits } from "../../shared/phone";
 import { CANNOT_DELETE_SELF, type platformUserUpdateSchema, type PlatformUserListQuery } from "../../shared/schemas/platform";
 import type { PlatformUser, PlatformUserPage, UserDeleted } from "../../shared/schemas/responses/platform";
 import type { Db, Tx } from "../db/client";
@@ -56,8 +57,11 @@ export async function listPlatformUsers(db: Db, query: PlatformUserListQuery): P
   const filters: SQL[] = [];
   if (query.show === "admins") filters.push(isAdmin);
   if (query.search) {
+    // A number is found however it is typed: its digits among the stored E.164 number's (decision 205).
+    const digits = phoneSearchDigits(query.search);
     filters.push(
-      sql`(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '') || ' ' || ${users.email} || ' ' || coalesce(${users.phone}, '')) ilike ${likeContains(query.search)}`,
+      sql`((coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '') || ' ' || ${users.email} || ' ' || coalesce(${users.phone}, '')) ilike ${likeContains(query.search)}
+        or ${digits ? sql`regexp_replace(coalesce(${users.phone}, ''), '[^0-9]', '', 'g') like ${likeContains(digits)}` : sql`false`})`,
     );
   }
   const where = filters.length ? and(...filters) : undefined;
@@ -86,7 +90,11 @@ export async function updatePlatformUser(db: Db, id: string, input: UpdateInput,
       if (!before) throw notFound("User not found");
       const [taken] = await tx.select({ id: users.id }).from(users).where(and(eq(users.email, input.email), ne(users.id, id))).limit(1);
       if (taken) throw conflict(EMAIL_TAKEN);
-      await tx.update(users).set(input).where(eq(users.id, id));
+      // An address the admin typed is not proven: the account proves it from its profile (decision 169).
+      await tx
+        .update(users)
+        .set({ ...input, ...(input.email !== before.email ? { emailVerifiedAt: null } : {}) })
+        .where(eq(users.id, id));
       const changes = changedFields(before, input);
       await recordAudit(tx, actor, {
         action: "user_updated",
@@ -113,21 +121,23 @@ export async function deletePlatformUser(db: Db, id: string, actor: PlatformActo
   return db.transaction(async (tx) => {
     // Queued with grants and revocations: two admins deleting each other at once cannot leave none.
     await lockPlatformAdmins(tx, actor.id);
-    const [user] = await tx
-      .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
-      .from(users)
-      .where(eq(users.id, id))
-      .for("update");
-    if (!user) throw notFound("User not found");
-
-    // Their dealerships, locked as a role change or removal there locks them, so "the only manager" holds until commit.
+    // Their dealerships, locked against a role change or removal there (FOR UPDATE), so "the only manager" holds until
+    // commit. Before the user's row, as a member's write holds the dealership's row and then the user's (decision 176);
+    // NO KEY UPDATE, not UPDATE, so the KEY SHARE every foreign key to the dealership takes (the bell's rows) does not
+    // queue behind it while holding the user's row.
     const memberships = await tx
       .select({ dealershipId: dealerships.id, name: dealerships.name, role: dealershipUsers.role })
       .from(dealershipUsers)
       .innerJoin(dealerships, eq(dealerships.id, dealershipUsers.dealershipId))
       .where(and(eq(dealershipUsers.userId, id), eq(dealershipUsers.active, true), eq(dealerships.active, true)))
       .orderBy(dealerships.id)
-      .for("update", { of: dealerships });
+      .for("no key update", { of: dealerships });
+    const [user] = await tx
+      .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.id, id))
+      .for("update");
+    if (!user) throw notFound("User not found");
     const managed = memberships.filter((m) => m.role === "management").map((m) => m.dealershipId);
     if (managed.length) {
       const others = await tx

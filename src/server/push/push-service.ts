@@ -123,7 +123,7 @@ export function createPushService(options: PushServiceOptions): PushService {
 
   async function sendTo(target: PushTarget, payload: string, urgency: "high" | "normal", vapid: VapidKeys): Promise<SendOutcome> {
     try {
-      await webpush.sendNotification({ endpoint: target.endpoint, keys: target.keys }, payload, {
+      await webpush.sendNotification({ endpoint: target.url, keys: target.keys }, payload, {
         vapidDetails: vapid,
         TTL: PUSH_TTL_SECONDS,
         urgency,
@@ -140,6 +140,13 @@ export function createPushService(options: PushServiceOptions): PushService {
     }
   }
 
+  /** Subscriptions kept before their endpoint was checked as it is now (decision 171): never sent to, and retired. */
+  async function retireRefused(endpoints: string[]): Promise<void> {
+    if (endpoints.length === 0) return;
+    for (const endpoint of endpoints) await retireSubscription(database.db, endpoint);
+    logger.warn({ count: endpoints.length }, "push subscriptions with an endpoint no longer accepted were retired");
+  }
+
   /** One try. Throws to have pg-boss try again later (for the subscriptions not yet reached). */
   async function tryToSend(job: JobWithMetadata<PushJob>): Promise<void> {
     const db = database.db;
@@ -150,7 +157,9 @@ export function createPushService(options: PushServiceOptions): PushService {
     const reached = new Set(
       (await db.select({ token: pushDeliveries.token }).from(pushDeliveries).where(eq(pushDeliveries.pushNotificationId, id))).map((r) => r.token),
     );
-    const targets = (await pushTargets(db, record.targetUserIds)).filter((t) => !reached.has(t.endpoint));
+    const subscribed = await pushTargets(db, record.targetUserIds, config.pushLocalEndpoints);
+    await retireRefused(subscribed.refused);
+    const targets = subscribed.targets.filter((t) => !reached.has(t.endpoint));
     const payload: PushPayload = { title: record.title, body: record.message, message: record.message, url: record.url, type: record.type ?? "", tag: id };
     const urgency = HIGH_URGENCY.has(record.type ?? "") ? "high" : "normal";
     const outcomes = await Promise.all(targets.map((target) => sendTo(target, JSON.stringify(payload), urgency, vapid)));
@@ -179,8 +188,9 @@ export function createPushService(options: PushServiceOptions): PushService {
 
   return {
     start() {
-      // In the background: starting a second pg-boss instance costs a moment (seconds on a busy embedded database),
-      // which the app's start-up need not wait for. Queueing and draining wait for it instead.
+      // In the background: starting the process's job queue (or joining it, decision 187) and its queue costs a moment
+      // (seconds on a busy embedded database), which the app's start-up need not wait for. Queueing and draining wait
+      // for it instead.
       running ??= (async () => {
         await jobs.start();
         await boss.createQueue(PUSH_QUEUE);
@@ -202,7 +212,7 @@ export function createPushService(options: PushServiceOptions): PushService {
       if (!running || closed) throw new Error("The push queue is not running: start it first");
       await running;
       const recipients = [...new Set(notice.recipientIds)];
-      if ((await pushTargets(tx, recipients)).length === 0) return false;
+      if ((await pushTargets(tx, recipients, config.pushLocalEndpoints)).targets.length === 0) return false;
       const [record] = await tx
         .insert(pushNotifications)
         .values({
@@ -213,8 +223,10 @@ export function createPushService(options: PushServiceOptions): PushService {
           status: "pending",
           targetUserIds: recipients,
           targetRoles: notice.targetRoles,
-          // The plan's lead may be gone already (a deletion): keep the link only while the row exists.
-          leadId: notice.leadId ? sql`(select ${leads.id} from ${leads} where ${leads.id} = ${notice.leadId})` : null,
+          // The plan's lead may be gone already (a deletion, a merge): keep the link only while the row exists. Read
+          // with the lock the foreign key takes anyway: a merge deleting the lead at this moment is waited for, and
+          // then the lead is gone (null) instead of failing the key check after a read that still saw it.
+          leadId: notice.leadId ? sql`(select ${leads.id} from ${leads} where ${leads.id} = ${notice.leadId} for key share)` : null,
           dealershipId: notice.dealershipId,
         })
         .returning({ id: pushNotifications.id });

@@ -1,5 +1,5 @@
-import { z } from "zod";
-import type { DomainEvent } from "../../shared/events";
+import type { RealtimeEventType, RealtimeMessage } from "../../shared/realtime-messages";
+import type { DomainEvent, DomainEventType } from "../../shared/events";
 
 // What travels over /ws (spec part 2 §3 "Real-time message", §7 "WebSocket /ws"; decision 105).
 
@@ -7,89 +7,85 @@ import type { DomainEvent } from "../../shared/events";
 export const MAX_CLIENT_MESSAGE_BYTES = 4096;
 
 /**
- * The one message a client sends: which dealership it is looking at. `userId` is accepted and ignored: the user is
- * the session cookie's, never what the page says.
+ * The characters of our ids (nanoid: letters, digits, '_' and '-'). An auth message naming anything else is no page's
+ * (it carried a NUL, which PostgreSQL refuses in text: a failed query, close 1011 and an error in the log): the socket
+ * is closed as for any message against the protocol (1008; decision 172).
  */
-export const clientMessageSchema = z.object({
-  type: z.literal("auth"),
-  userId: z.unknown().optional(),
-  dealershipId: z.string().trim().min(1).max(100),
-});
-export type ClientMessage = z.infer<typeof clientMessageSchema>;
+export const DEALERSHIP_ID_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
 
-export const REALTIME_EVENT_TYPES = [
-  "lead_created",
-  "lead_claimed",
-  "lead_status_changed",
-  "lead_deleted",
-  "lead_merged",
-  "appointment_created",
-  "appointment_status_changed",
-  "test_drive_updated",
-] as const;
-export type RealtimeEventType = (typeof REALTIME_EVENT_TYPES)[number];
+// The messages themselves are defined in shared, where the client reads them too (decision 190).
+export { clientMessageSchema, REALTIME_EVENT_TYPES } from "../../shared/realtime-messages";
+export type { ClientMessage, ControlMessage, RealtimeData, RealtimeEventType, RealtimeMessage } from "../../shared/realtime-messages";
 
-export interface RealtimeData {
-  firstName: string;
-  lastName: string;
-  status: string;
-  title: string;
-  timestamp: string;
-  /** lead_merged only (decision 157): the lead kept, and the one folded into it and deleted. */
-  leadId?: string;
-  mergedLeadId?: string;
+type Event<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
+type Say<T extends DomainEventType> = (event: Event<T>, timestamp: string) => RealtimeMessage;
+
+type LeadEvent = Event<"lead.created" | "lead.claimed" | "lead.assigned" | "lead.status_changed" | "lead.unclaimed" | "lead.deleted" | "lead.restored">;
+
+function leadMessage(type: RealtimeEventType) {
+  return (event: LeadEvent, timestamp: string): RealtimeMessage => {
+    const { lead } = event.payload;
+    return { type, data: { firstName: lead.firstName, lastName: lead.lastName, status: lead.status, title: "", timestamp } };
+  };
 }
 
-export interface RealtimeMessage {
-  type: RealtimeEventType;
-  data: RealtimeData;
+function appointmentMessage(type: RealtimeEventType) {
+  return (event: Event<"appointment.created" | "appointment.status_changed">, timestamp: string): RealtimeMessage => {
+    const { appointment } = event.payload;
+    return { type, data: { firstName: appointment.firstName, lastName: appointment.lastName, status: appointment.status, title: appointment.title, timestamp } };
+  };
 }
 
-/** What the server says besides events: the socket is scoped, or what was wrong with the last message. */
-export type ControlMessage =
-  | { type: "authenticated"; data: { dealershipId: string; role: string } }
-  | { type: "error"; data: { message: string } };
+function driveMessage(event: Event<"test_drive.taken_out" | "test_drive.returned" | "test_drive.status_changed">, timestamp: string): RealtimeMessage {
+  const { testDrive } = event.payload;
+  return {
+    type: "test_drive_updated",
+    data: { firstName: testDrive.firstName, lastName: testDrive.lastName, status: testDrive.status, title: testDrive.vehicleDriven ?? "", timestamp },
+  };
+}
 
-/** The spec's message for a domain event, or null for events no screen refreshes on (team, dealership). */
+type LeadActivityEvent = Event<"note.added" | "note.edited" | "note.deleted" | "call.logged" | "email.sent" | "email.delivery_updated" | "email.received">;
+
+function activityMessage(event: LeadActivityEvent, timestamp: string): RealtimeMessage {
+  const { lead } = event.payload;
+  return { type: "lead_activity", data: { firstName: lead.firstName, lastName: lead.lastName, status: lead.status, title: event.type, timestamp, leadId: lead.id } };
+}
+
+/** The socket's message for each event type; a type not here (team, dealership, inventory, edits) refreshes no screen. */
+const messages: { [T in DomainEventType]?: Say<T> } = {
+  "lead.created": leadMessage("lead_created"),
+  "lead.claimed": leadMessage("lead_claimed"),
+  "lead.assigned": leadMessage("lead_claimed"),
+  "lead.status_changed": leadMessage("lead_status_changed"),
+  "lead.unclaimed": leadMessage("lead_status_changed"),
+  "lead.deleted": leadMessage("lead_deleted"),
+  "lead.restored": leadMessage("lead_restored"),
+  // The kept lead as it now is, and which lead went into it: an open page of the merged-away lead moves there.
+  "lead.merged": (event, timestamp) => {
+    const { lead, merged } = event.payload;
+    return {
+      type: "lead_merged",
+      data: { firstName: lead.firstName, lastName: lead.lastName, status: lead.status, title: "", timestamp, leadId: lead.id, mergedLeadId: merged.id },
+    };
+  },
+  "appointment.created": appointmentMessage("appointment_created"),
+  "appointment.status_changed": appointmentMessage("appointment_status_changed"),
+  "test_drive.taken_out": driveMessage,
+  "test_drive.returned": driveMessage,
+  "test_drive.status_changed": driveMessage,
+  "note.added": activityMessage,
+  "note.edited": activityMessage,
+  "note.deleted": activityMessage,
+  "call.logged": activityMessage,
+  "email.sent": activityMessage,
+  "email.delivery_updated": activityMessage,
+  "email.received": activityMessage,
+};
+
+/** The spec's message for a domain event, or null for events no screen refreshes on. */
 export function realtimeMessageOf(event: DomainEvent, at: Date): RealtimeMessage | null {
-  const timestamp = at.toISOString();
-  switch (event.type) {
-    case "lead.created":
-    case "lead.claimed":
-    case "lead.status_changed":
-    case "lead.deleted": {
-      const { lead } = event.payload;
-      const type = event.type === "lead.created" ? "lead_created" : event.type === "lead.claimed" ? "lead_claimed" : event.type === "lead.deleted" ? "lead_deleted" : "lead_status_changed";
-      return { type, data: { firstName: lead.firstName, lastName: lead.lastName, status: lead.status, title: "", timestamp } };
-    }
-    case "lead.merged": {
-      // The kept lead as it now is, and which lead went into it: an open page of the merged-away lead moves there.
-      const { lead, merged } = event.payload;
-      return {
-        type: "lead_merged",
-        data: { firstName: lead.firstName, lastName: lead.lastName, status: lead.status, title: "", timestamp, leadId: lead.id, mergedLeadId: merged.id },
-      };
-    }
-    case "appointment.created":
-    case "appointment.status_changed": {
-      const { appointment } = event.payload;
-      return {
-        type: event.type === "appointment.created" ? "appointment_created" : "appointment_status_changed",
-        data: { firstName: appointment.firstName, lastName: appointment.lastName, status: appointment.status, title: appointment.title, timestamp },
-      };
-    }
-    case "test_drive.taken_out":
-    case "test_drive.returned":
-    case "test_drive.status_changed": {
-      const { testDrive } = event.payload;
-      return {
-        type: "test_drive_updated",
-        data: { firstName: testDrive.firstName, lastName: testDrive.lastName, status: testDrive.status, title: testDrive.vehicleDriven ?? "", timestamp },
-      };
-    }
-    default:
-      return null;
-  }
+  const say = messages[event.type] as Say<DomainEventType> | undefined;
+  return say ? say(event, at.toISOString()) : null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../../tests/helpers/test-app";
+import { captureLog } from "../../../tests/helpers/captured-log";
 import { call, sessionCookie, startListeningApp, type ListeningApp } from "../../../tests/helpers/realtime-app";
 import { openSocket, settle, type SocketClient } from "../../../tests/helpers/ws-client";
 import { endSessionsOfUser } from "../auth/sessions";
@@ -18,10 +19,12 @@ let theirs: string;
 let people: Record<"repA" | "repB" | "desk" | "boss" | "multi" | "outsider" | "admin", MadeUser>;
 const cookies: Partial<Record<keyof typeof people, string>> = {};
 const open: SocketClient[] = [];
+/** The server's log at warn and above: a client's bad message is not the server's error. */
+const log = captureLog();
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  server = await startListeningApp(database, { realtime: { heartbeatMs: 300, recheckMs: 60_000 } });
+  server = await startListeningApp(database, { realtime: { heartbeatMs: 300, recheckMs: 60_000 }, logger: log.logger });
   const db = database.db;
   ours = (await makeDealership(db, { name: "Northside Motors" })).id;
   theirs = (await makeDealership(db, { name: "Lakeshore Auto" })).id;
@@ -345,6 +348,17 @@ describe("what a client sends", () => {
       expect((await s.next((m) => m.type === "error", { since })).data.message).toMatch(/Expected/);
     }
     expect((await s.auth(ours)).type).toBe("authenticated");
+  });
+
+  it("an auth message whose dealershipId is no id (a NUL in it) closes the socket (1008) and logs nothing (decision 172)", async () => {
+    for (const dealershipId of [`${ours}\u0000`, "\u0000", "a b", "x".repeat(65), "../x", "ab;c", "é"]) {
+      const s = await socketOf("repA", null);
+      s.send({ type: "auth", dealershipId });
+      const closed = await Promise.race([s.closed, settle(3000).then(() => null)]);
+      expect(closed, JSON.stringify(dealershipId)).toEqual({ code: 1008, reason: "dealershipId is not a dealership id" });
+    }
+    expect(log.warnings().map((line) => line.msg)).not.toContain("real-time auth failed");
+    expect((await socketOf("repA")).received.at(-1)?.type).toBe("authenticated");
   });
 
   it("over 4 KiB closes the socket (1009)", async () => {

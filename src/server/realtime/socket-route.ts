@@ -4,7 +4,7 @@ import type WebSocket from "ws";
 import { resumeSession, SESSION_COOKIE, type SessionPolicy } from "../auth/sessions";
 import { HttpError, unauthorized } from "../http/errors";
 import { createHub, send, type Connection } from "./hub";
-import { clientMessageSchema, MAX_CLIENT_MESSAGE_BYTES } from "./messages";
+import { clientMessageSchema, DEALERSHIP_ID_SHAPE, MAX_CLIENT_MESSAGE_BYTES } from "./messages";
 import { listenForEndedSessions } from "./session-ends";
 
 // WebSocket /ws on the app's own port (spec part 2 §7; decision 105). The upgrade is an HTTP request like any other:
@@ -113,6 +113,7 @@ export async function realtimeRoutes(app: FastifyInstance, options: Partial<Real
           return send(socket, { type: "error", data: { message: 'Expected {"type":"auth","dealershipId":"..."}' } });
         }
         const dealershipId = message.data.dealershipId;
+        if (!DEALERSHIP_ID_SHAPE.test(dealershipId)) return socket.close(1008, "dealershipId is not a dealership id");
         queue = queue
           .then(async () => {
             // The session again: it may have ended since the upgrade, in any process.

@@ -1,22 +1,9 @@
 import { ROLE_LABELS, type DealershipRole } from "../../shared/constants";
 import { INVITE_VALID_DAYS, VERIFICATION_CODE_VALID_MINUTES } from "../../shared/schemas/team";
+import { escapeHtml, mailLayout } from "../mail/layout";
 import type { OutgoingMail } from "../mail/mailer";
 
 // The team area's e-mails, each in HTML and plain text. Everything interpolated into HTML is escaped.
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
-
-/** A simple, table-free layout that reads well in any mail client. */
-export function mailLayout(title: string, bodyHtml: string): string {
-  return `<!doctype html><html><body style="margin:0;padding:24px;background:#f4f4f5;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#18181b">
-<div style="max-width:520px;margin:0 auto;background:#ffffff;border-radius:12px;padding:32px;border:1px solid #e4e4e7">
-<div style="font-weight:700;font-size:18px;margin-bottom:24px">Showroom</div>
-<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>
-${bodyHtml}
-</div></body></html>`;
-}
 
 function button(href: string, label: string): string {
   return `<p style="margin:24px 0"><a href="${escapeHtml(href)}" style="display:inline-block;background:#18181b;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(label)}</a></p>`;

@@ -1,4 +1,3 @@
-import { createHash, randomInt, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import {
   INVITE_VALID_DAYS,
@@ -15,6 +14,7 @@ import { createUser, isUniqueViolation, userByEmail } from "../users/queries";
 import { users } from "../db/schema/users";
 import { attemptsSoFar, countAttempt, giveBackAttempts, tooManyAttempts, type CounterRule } from "../auth/attempt-counter";
 import { countSignInAttempt, signInSucceeded } from "../auth/login-throttle";
+import { emailCodeDigest, newEmailCode, sameDigest } from "../auth/email-codes";
 import { assertAcceptablePassword } from "../auth/password-policy";
 import { verifyPassword } from "../auth/passwords";
 import { acceptInvitationsFor, liveInvitationFor } from "./invites";
@@ -63,14 +63,6 @@ function invitationTriesRule(invite: { id: string; invitedAt: Date }): CounterRu
   };
 }
 
-function hashCode(code: string): string {
-  return createHash("sha256").update(`showroom-email-code:${code}`).digest("hex");
-}
-
-export function newCode(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, "0");
-}
-
 /**
  * Sends a fresh code to an e-mail with a live invitation. An e-mail without one gets the same answer and no
  * mail (decision 031). A new code replaces the previous one for that invitation. Requests are counted per e-mail
@@ -84,14 +76,14 @@ export async function requestVerificationCode(db: Db, mailer: Mailer, email: str
   if (!live) return;
   const tries = await attemptsSoFar(db, invitationTriesRule(live.invite));
   if (tries.blocked || tries.count >= CODE_CAPS.wrongTriesPerInvitation) throw conflict(INVITATION_LOCKED);
-  const code = newCode();
+  const code = newEmailCode();
   const expiresAt = new Date(Date.now() + VERIFICATION_CODE_VALID_MINUTES * 60_000);
   const [row] = await db
     .insert(emailVerificationCodes)
-    .values({ email, code: hashCode(code), inviteId: live.invite.id, expiresAt })
+    .values({ email, code: emailCodeDigest(code), inviteId: live.invite.id, expiresAt })
     .onConflictDoUpdate({
       target: [emailVerificationCodes.email, emailVerificationCodes.inviteId],
-      set: { code: hashCode(code), isUsed: false, failedAttempts: 0, createdAt: sql`now()`, expiresAt },
+      set: { code: emailCodeDigest(code), isUsed: false, failedAttempts: 0, createdAt: sql`now()`, expiresAt },
       // Refuse a new code while the last one is only seconds old: resending floods the inbox and would reset
       // the wrong-try counter at will.
       setWhere: sql`${emailVerificationCodes.createdAt} < now() - make_interval(secs => ${VERIFICATION_CODE_RESEND_SECONDS})`,
@@ -130,7 +122,7 @@ export async function checkVerificationCode(db: Db, email: string, code: string)
     .orderBy(desc(emailVerificationCodes.createdAt))
     .limit(1);
   if (!latest) throw refused(INVALID_CODE);
-  const hash = hashCode(code);
+  const hash = emailCodeDigest(code);
   // Answers instead of throwing inside: a throw would roll back the counted wrong try.
   const outcome = await db.transaction(async (tx): Promise<"right" | string> => {
     const [row] = await tx
@@ -150,7 +142,7 @@ export async function checkVerificationCode(db: Db, email: string, code: string)
     const rule = invitationTriesRule({ id: row.inviteId, invitedAt: row.invitedAt });
     const counted = await countAttempt(tx, [rule]);
     if (counted.blockedForSeconds !== null) return INVITATION_LOCKED;
-    if (sameHash(row.code, hash)) {
+    if (sameDigest(row.code, hash)) {
       await giveBackAttempts(tx, { [rule.key]: 1 });
       return "right";
     }
@@ -161,10 +153,6 @@ export async function checkVerificationCode(db: Db, email: string, code: string)
   });
   if (outcome !== "right") throw refused(outcome);
   return latest.id;
-}
-
-function sameHash(a: string, b: string): boolean {
-  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 }
 
 /** Marks a checked code used, inside the transaction that creates the account: exactly one caller wins. */
@@ -192,7 +180,8 @@ export const WRONG_EXISTING_PASSWORD = "This email already has a Showroom accoun
  * - An e-mail that already has an account: the account's current password must be given too, so neither the
  *   inbox alone nor the account alone is enough; the profile fields are not changed.
  * Then, in one transaction: the code is used up, the user joins every dealership with a live invitation for the
- * e-mail with the invited role, those invitations are marked accepted, and the inviting dealership becomes current.
+ * e-mail with the invited role, those invitations are marked accepted, the inviting dealership becomes current, and
+ * the account's e-mail counts as verified. Signing in is the caller's (decision 168).
  */
 export async function joinByInvitation(
   db: Db,
@@ -219,9 +208,16 @@ export async function joinByInvitation(
       const live = await liveInvitationFor(tx, input.email);
       if (!live) throw badRequest("This invitation has expired or was withdrawn. Please ask for a new invitation.");
       const dealershipId = live.invite.dealershipId;
+      // The code proved the address: the account's e-mail is verified from now on (decision 169).
       const user = existing
-        ? ((await tx.update(users).set({ currentDealershipId: dealershipId }).where(eq(users.id, existing.id)).returning())[0] ?? existing)
-        : await createUser(tx, { ...input, currentDealershipId: dealershipId });
+        ? ((
+            await tx
+              .update(users)
+              .set({ currentDealershipId: dealershipId, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` })
+              .where(eq(users.id, existing.id))
+              .returning()
+          )[0] ?? existing)
+        : await createUser(tx, { ...input, currentDealershipId: dealershipId, emailVerified: true });
       await acceptInvitationsFor(tx, user);
       return user;
     });

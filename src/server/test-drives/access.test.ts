@@ -196,7 +196,8 @@ const CASES: Case[] = [
     name: "GET /api/dealerships/{id}/test-drives/analytics/{days}",
     method: "GET",
     prepare: async () => ({ url: `/api/dealerships/${dealershipId}/test-drives/analytics/30` }),
-    expected: { signedOut: 401, sales: 200, frontDesk: 200, management: 200, otherDealership: 403 },
+    // Management only (decision 177): the recent drives name every rep's clients.
+    expected: { signedOut: 401, sales: 403, frontDesk: 403, management: 200, otherDealership: 403 },
   },
   {
     name: "GET /api/dealerships/{id}/sales-rep-analytics/{days}",

@@ -2,12 +2,11 @@ import { and, asc, desc, eq, gte, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { nanoid } from "nanoid";
 import type { DealershipRole } from "../../shared/constants";
-import type { TestDriveSnapshot } from "../../shared/events";
-import { can, rolesThatCan } from "../../shared/permissions";
+import type { TestDriveChanges, TestDriveSnapshot } from "../../shared/events";
 import type { TestDrive, TestDriveStatus, TestDriveVehicleType } from "../../shared/schemas/test-drive";
+import { mayOpenTestDriveSql, openTestDriveSql } from "../access/test-drives";
 import { roleSql, viewerOf, type Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
-import { leads } from "../db/schema/leads";
 import { testDriveUnits, testDrives, vehicles } from "../db/schema/test-drives";
 import { users } from "../db/schema/users";
 import { isUniqueViolation } from "../users/queries";
@@ -20,8 +19,6 @@ import { isUniqueViolation } from "../users/queries";
 type Executor = Db | Tx;
 export type TestDriveRow = typeof testDrives.$inferSelect;
 
-const SEE_ALL = rolesThatCan("seeAllClaimedLeads");
-
 /**
  * A column written with its table's name. Drizzle writes a single-table query's columns unqualified, and inside a
  * subquery over other tables an unqualified "dealership_id" or "lead_id" would mean the subquery's own column.
@@ -31,22 +28,17 @@ const DRIVE = {
   leadId: sql`"dealership_testdrives"."lead_id"`,
 };
 
-/**
- * Who sees a drive (decision 064): front desk and management every drive of the dealership; a sales rep a drive they
- * took out or created, a drive without a lead, or one whose lead they may see (the unclaimed pool or their own
- * client): a colleague's client stays hidden, as on the lead itself (decision 010).
- */
-function visibleByRole(role: SQL, userId: string): SQL {
-  const seeAll = sql`${role} in (${sql.join(SEE_ALL.map((r) => sql`${r}`), sql`, `)})`;
-  return sql`${role} is not null and (${seeAll} or ${testDrives.leadId} is null
-    or ${testDrives.takenOutBy} = ${userId} or ${testDrives.createdBy} = ${userId}
-    or exists (select 1 from ${leads} l where l.id = ${DRIVE.leadId} and (l.status = 'new' or l.claimed_by = ${userId})))`;
-}
+/** The drive's columns for the access rule (access/test-drives.ts), qualified: it reads them inside a subquery. */
+const DRIVE_COLUMNS = {
+  dealershipId: DRIVE.dealershipId,
+  leadId: DRIVE.leadId,
+  takenOutBy: sql`"dealership_testdrives"."taken_out_by"`,
+  createdBy: sql`"dealership_testdrives"."created_by"`,
+};
 
+/** Who sees a drive (decision 064): access/test-drives.ts, for a viewer known before the query. */
 function visibleTo(viewer: Viewer): SQL {
-  const scope = sql`${testDrives.dealershipId} = ${viewer.dealershipId}`;
-  if (can(viewer.role, "seeAllClaimedLeads")) return scope;
-  return sql`${scope} and ${visibleByRole(sql`${viewer.role}::text`, viewer.userId)}`;
+  return mayOpenTestDriveSql(viewer, DRIVE_COLUMNS);
 }
 
 const takenOutByUser = alias(users, "taken_out_by_user");
@@ -135,7 +127,7 @@ export async function findVisibleTestDrive(
   const query = db
     .select({ drive: testDrives, role: sql<DealershipRole>`${role}` })
     .from(testDrives)
-    .where(and(eq(testDrives.id, id), visibleByRole(role, userId)))
+    .where(and(eq(testDrives.id, id), openTestDriveSql({ userId, role }, DRIVE_COLUMNS)))
     .limit(1);
   const [row] = lock ? await query.for("update", { of: testDrives }) : await query;
   return row ? { row: row.drive, viewer: viewerOf(userId, row.drive.dealershipId, row.role) } : undefined;
@@ -158,10 +150,13 @@ export async function listTestDrives(
   const where: SQL[] = [visibleTo(viewer)];
   if (options.status) where.push(eq(testDrives.status, options.status));
   if (options.status === "scheduled") where.push(gte(testDrives.testDriveDate, options.today));
+  // Bookings soonest first; returned drives most recently back first (the Returned list, issue 30); others newest first.
   const order =
     options.status === "scheduled"
       ? [asc(testDrives.testDriveDate), sql`${testDrives.testDriveTime} asc nulls last`, asc(testDrives.id)]
-      : [desc(testDrives.createdAt), desc(testDrives.id)];
+      : options.status === "completed"
+        ? [sql`${testDrives.returnedAt} desc nulls last`, desc(testDrives.id)]
+        : [desc(testDrives.createdAt), desc(testDrives.id)];
   const rows = await selectDrives(db)
     .where(and(...where))
     .orderBy(...order)
@@ -350,18 +345,38 @@ export async function returnVehicle(tx: Tx, viewer: Viewer, kind: "vehicle" | "t
 
 // ---- Editing, status, deleting ----
 
+const driveBefore = alias(testDrives, "before");
+const EDITED_FIELDS = ["vehicleDriven", "stockNumber", "testDriveDate", "testDriveTime", "notes"] as const;
+type EditedField = (typeof EDITED_FIELDS)[number];
+
+/**
+ * The detail screen's edit of a drive the viewer may see, answering the row and each field it changed (before and
+ * after, read in the UPDATE from the row it replaced), or undefined when none matched.
+ */
 export async function updateTestDrive(
   tx: Tx,
   viewer: Viewer,
   id: string,
-  changes: Partial<Pick<TestDriveRow, "vehicleDriven" | "stockNumber" | "testDriveDate" | "testDriveTime" | "notes">>,
-): Promise<TestDriveRow | undefined> {
-  const [row] = await tx
+  changes: Partial<Pick<TestDriveRow, EditedField>>,
+): Promise<{ row: TestDriveRow; changes: TestDriveChanges } | undefined> {
+  const [result] = await tx
     .update(testDrives)
     .set({ ...changes, updatedAt: sql`now()` })
-    .where(and(eq(testDrives.id, id), visibleTo(viewer)))
-    .returning();
-  return row;
+    .from(driveBefore)
+    .where(and(eq(testDrives.id, id), eq(driveBefore.id, testDrives.id), visibleTo(viewer)))
+    .returning({
+      row: testDrives,
+      vehicleDriven: driveBefore.vehicleDriven,
+      stockNumber: driveBefore.stockNumber,
+      testDriveDate: driveBefore.testDriveDate,
+      testDriveTime: driveBefore.testDriveTime,
+      notes: driveBefore.notes,
+    });
+  if (!result) return undefined;
+  const { row, ...before } = result;
+  const changed: Record<string, { before: unknown; after: unknown }> = {};
+  for (const field of EDITED_FIELDS) if (before[field] !== row[field]) changed[field] = { before: before[field], after: row[field] };
+  return { row, changes: changed as TestDriveChanges };
 }
 
 /** Writes a status and what goes with it (decision 063), on a row the caller holds locked. */

@@ -301,6 +301,18 @@ describe("booking, editing and the detail screen", () => {
     expect(upcoming.json().map((d: TestDrive) => d.id)).toContain(drive.id);
   });
 
+  it("lists returned drives most recently back first (the Returned list), each with its return and duration", async () => {
+    const [first, second] = [await makeVehicle(t.db, { dealershipId }), await makeVehicle(t.db, { dealershipId })];
+    const a = testDriveSchema.parse((await takeOut(agents.sales, first.id)).json());
+    const b = testDriveSchema.parse((await takeOut(agents.sales, second.id)).json());
+    expect((await agents.sales.post(`/api/test-drives/${b.id}/return`)).statusCode).toBe(200);
+    expect((await agents.sales.post(`/api/test-drives/${a.id}/return`)).statusCode).toBe(200);
+    const returned = (await agents.frontDesk.get(`/api/dealerships/${dealershipId}/test-drives?status=completed`)).json<TestDrive[]>();
+    const ours = returned.filter((d) => d.id === a.id || d.id === b.id);
+    expect(ours.map((d) => d.id)).toEqual([a.id, b.id]);
+    expect(ours.every((d) => d.status === "completed" && d.returnedAt !== null && d.duration !== null)).toBe(true);
+  });
+
   it("edits vehicleDriven, stockNumber, date, time and notes", async () => {
     const drive = await book();
     const res = await agents.sales.patch(`/api/test-drives/${drive.id}`, {

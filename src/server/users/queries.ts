@@ -1,7 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { users } from "../db/schema/users";
 import { hashPassword } from "../auth/passwords";
+import { storedPhone } from "../../shared/phone";
 
 export type NewUser = {
   email: string;
@@ -10,6 +11,8 @@ export type NewUser = {
   lastName: string;
   phone?: string | null;
   currentDealershipId?: string | null;
+  /** The address is proven (an invitation's e-mailed code, the demo data); otherwise it starts unproven (decision 169). */
+  emailVerified?: boolean;
 };
 
 /** Creates a user with a hashed password. A taken e-mail raises the database's unique violation (23505). */
@@ -21,8 +24,11 @@ export async function createUser(tx: Db | Tx, input: NewUser, passwordHash?: str
       password: passwordHash ?? (await hashPassword(input.password)),
       firstName: input.firstName,
       lastName: input.lastName,
-      phone: input.phone || null,
+      // The sign-up form (which keeps the library out of its page, decision 205) sends the phone as typed: stored in
+      // E.164 when it is a number, as typed otherwise (it is the member's own, not a customer's).
+      phone: input.phone ? (storedPhone(input.phone) ?? input.phone) : null,
       currentDealershipId: input.currentDealershipId ?? null,
+      emailVerifiedAt: input.emailVerified ? sql`now()` : null,
     })
     .returning();
   if (!row) throw new Error("user insert returned nothing");

@@ -1,9 +1,15 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { VEHICLES_PAGE_MAX, type TestDriveUnit, type Vehicle, type VehicleCondition } from "../../shared/schemas/vehicle";
 import type { DealershipRole } from "../../shared/constants";
+import { mayOpenInventorySql } from "../access/inventory";
+import { seesEveryLead } from "../access/leads";
+import { namesDriveClientSql } from "../access/test-drives";
 import { roleSql, viewerOf, type Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
 import { testDriveUnits, testDrives, vehicles } from "../db/schema/test-drives";
+import { vehiclesOfInterest } from "../db/schema/vehicles-of-interest";
+import type { LinkedVehicle } from "../../shared/schemas/vehicle-of-interest";
+import { encodePageCursor } from "../http/page-cursor";
 import { likeContains } from "../leads/queries";
 
 // SQL of the vehicle inventory and the test-drive units (part 2 §2, §3, §4; decision 062). Every member of a
@@ -21,10 +27,27 @@ interface Booking {
   testDriveId: string;
   testDriveDate: string;
   testDriveTime: string | null;
-  clientName: string;
+  clientName: string | null;
 }
 
-export function toVehicle(row: VehicleRow, booking: Booking | null): Vehicle {
+/**
+ * Whether the viewer may read the client's name on the drive `driveId` (decision 177): a drive without a lead names
+ * its client to everyone (decision 064), a drive of a lead only to those who may open that lead (access/leads.ts), so
+ * a sales rep reads "a client" for a colleague's client. False when there is no such drive.
+ */
+function clientNamedSql(viewer: Viewer, driveId: SQL): SQL<boolean> {
+  if (seesEveryLead(viewer.role)) return sql<boolean>`true`;
+  return sql<boolean>`exists (select 1 from ${testDrives} d where d.id = ${driveId} and ${namesDriveClientSql(viewer, sql`d.lead_id`)})`;
+}
+
+/** The vehicle's "Out with <client>": the name, or null when the viewer may not read it (the card says "a client"). */
+function currentClientNameSql(viewer: Viewer): SQL<string | null> {
+  const driveId = sql`"vehicles"."current_test_drive_id"`;
+  return sql<string | null>`case when ${driveId} is null or ${clientNamedSql(viewer, driveId)}
+    then "vehicles"."current_client_name" end`;
+}
+
+export function toVehicle(row: VehicleRow, booking: Booking | null, currentClientName: string | null = row.currentClientName): Vehicle {
   return {
     id: row.id,
     dealershipId: row.dealershipId,
@@ -49,7 +72,7 @@ export function toVehicle(row: VehicleRow, booking: Booking | null): Vehicle {
     isTestDriveEnabled: row.isTestDriveEnabled,
     testDriveStatus: row.testDriveStatus,
     currentTestDriveId: row.currentTestDriveId,
-    currentClientName: row.currentClientName,
+    currentClientName,
     takenOutAt: iso(row.takenOutAt),
     takenOutBy: row.takenOutBy,
     isActive: row.isActive,
@@ -83,15 +106,12 @@ export function toUnit(row: UnitRow): TestDriveUnit {
 // ---- Page cursors: the stock number is unique per dealership, so it alone orders and continues a list ----
 
 export function encodeStockCursor(stockNumber: string): string {
-  return Buffer.from(stockNumber, "utf8").toString("base64url");
+  return encodePageCursor([stockNumber]);
 }
 
-/** The stock number a cursor carries, or null when it is not one we could have written (a 400). */
-export function decodeStockCursor(value: string): string | null {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(value)) return null;
-  const decoded = Buffer.from(value, "base64url").toString("utf8");
-  if (decoded.length === 0 || decoded.length > 50 || decoded.includes("\uFFFD")) return null;
-  return decoded;
+/** The stock number a cursor's one part carries, or null when it is not one we could have written (a 400). */
+export function stockCursorOf([stockNumber]: string[]): string | null {
+  return stockNumber && stockNumber.length <= 50 ? stockNumber : null;
 }
 
 // ---- Vehicles ----
@@ -111,9 +131,10 @@ export interface VehicleFilters {
  * The earliest scheduled drive of the vehicle from `today` on (the "booked" icon, decision 062). "vehicles"."id" is
  * written qualified: drizzle writes a single-table query's columns bare, which inside this subquery would be b.id.
  */
-function bookingOf(today: string) {
+function bookingOf(viewer: Viewer, today: string) {
+  const clientName = sql`case when ${clientNamedSql(viewer, sql`b.id`)} then trim(b.first_name || ' ' || b.last_name) end`;
   return sql<Booking | null>`(select json_build_object('testDriveId', b.id, 'testDriveDate', b.test_drive_date,
-      'testDriveTime', b.test_drive_time, 'clientName', trim(b.first_name || ' ' || b.last_name))
+      'testDriveTime', b.test_drive_time, 'clientName', ${clientName})
     from ${testDrives} b
     where b.vehicle_id = "vehicles"."id" and b.status = 'scheduled' and b.test_drive_date >= ${today}
     order by b.test_drive_date, b.test_drive_time nulls last limit 1)`;
@@ -126,7 +147,7 @@ export async function listVehicles(
   filters: VehicleFilters,
   today: string,
 ): Promise<{ vehicles: Vehicle[]; next: string | null }> {
-  const where: SQL[] = [eq(vehicles.dealershipId, viewer.dealershipId)];
+  const where: SQL[] = [mayOpenInventorySql(viewer, vehicles)];
   if (filters.q) {
     const text = sql`concat_ws(' ', ${vehicles.year}, ${vehicles.make}, ${vehicles.model}, ${vehicles.trim}, ${vehicles.stockNumber}, ${vehicles.vin}, ${vehicles.exteriorColor})`;
     where.push(sql`${text} ilike ${likeContains(filters.q)}`);
@@ -139,7 +160,7 @@ export async function listVehicles(
   if (filters.cursor !== undefined) where.push(sql`${vehicles.stockNumber} > ${filters.cursor}`);
   const limit = Math.min(filters.limit, VEHICLES_PAGE_MAX);
   const rows = await db
-    .select({ vehicle: vehicles, booking: bookingOf(today) })
+    .select({ vehicle: vehicles, booking: bookingOf(viewer, today), clientName: currentClientNameSql(viewer) })
     .from(vehicles)
     .where(and(...where))
     .orderBy(asc(vehicles.stockNumber))
@@ -147,18 +168,44 @@ export async function listVehicles(
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    vehicles: page.map((r) => toVehicle(r.vehicle, r.booking)),
+    vehicles: page.map((r) => toVehicle(r.vehicle, r.booking, r.clientName)),
     next: rows.length > limit && last ? encodeStockCursor(last.vehicle.stockNumber) : null,
   };
 }
 
 export async function vehicleOf(db: Executor, viewer: Viewer, id: string, today: string): Promise<Vehicle | undefined> {
   const [row] = await db
-    .select({ vehicle: vehicles, booking: bookingOf(today) })
+    .select({ vehicle: vehicles, booking: bookingOf(viewer, today), clientName: currentClientNameSql(viewer) })
     .from(vehicles)
-    .where(and(eq(vehicles.id, id), eq(vehicles.dealershipId, viewer.dealershipId)))
+    .where(and(eq(vehicles.id, id), mayOpenInventorySql(viewer, vehicles)))
     .limit(1);
-  return row ? toVehicle(row.vehicle, row.booking) : undefined;
+  return row ? toVehicle(row.vehicle, row.booking, row.clientName) : undefined;
+}
+
+/**
+ * The lead's vehicles of interest found in the inventory (decision 188), as the inventory shows each one to this
+ * viewer, in the order the document named them. The caller has checked that the viewer may open the lead.
+ */
+export async function linkedVehiclesOf(db: Executor, viewer: Viewer, leadId: string, today: string): Promise<LinkedVehicle[]> {
+  const rows = await db
+    .select({
+      interest: vehiclesOfInterest.interest,
+      byVin: sql<boolean>`coalesce(${vehiclesOfInterest.vin} = ${vehicles.vin}, false)`,
+      vehicle: vehicles,
+      booking: bookingOf(viewer, today),
+      clientName: currentClientNameSql(viewer),
+    })
+    .from(vehiclesOfInterest)
+    .innerJoin(vehicles, eq(vehicles.id, vehiclesOfInterest.vehicleId))
+    .where(and(eq(vehiclesOfInterest.leadId, leadId), eq(vehiclesOfInterest.dealershipId, viewer.dealershipId), eq(vehicles.dealershipId, viewer.dealershipId)))
+    .orderBy(asc(vehiclesOfInterest.createdAt), asc(vehiclesOfInterest.id));
+  // One card per vehicle, however many times the document named it.
+  const seen = new Set<string>();
+  return rows.flatMap((r) => {
+    if (seen.has(r.vehicle.id)) return [];
+    seen.add(r.vehicle.id);
+    return [{ interest: r.interest, matchedOn: r.byVin ? ("vin" as const) : ("stockNumber" as const), vehicle: toVehicle(r.vehicle, r.booking, r.clientName) }];
+  });
 }
 
 export type NewVehicle = Omit<typeof vehicles.$inferInsert, "id" | "dealershipId" | "createdBy" | "createdAt" | "updatedAt">;
@@ -173,16 +220,17 @@ export async function addVehicle(db: Executor, viewer: Viewer, values: NewVehicl
   return row;
 }
 
-export type RemoveOutcome = "removed" | "out" | "missing";
+/** The removed row, or what stopped the removal. */
+export type RemoveOutcome<Row> = { removed: Row } | "out" | "missing";
 
 /**
  * Removes a vehicle that is not out (decision 062: a removal is a delete; past drives keep the name and stock number
  * they were driven under). The condition is in the DELETE; what stopped it is read only to choose the answer.
  */
-export async function removeVehicle(db: Executor, viewer: Viewer, id: string): Promise<RemoveOutcome> {
-  const scope = and(eq(vehicles.id, id), eq(vehicles.dealershipId, viewer.dealershipId));
-  const deleted = await db.delete(vehicles).where(and(scope, eq(vehicles.testDriveStatus, "available"))).returning({ id: vehicles.id });
-  if (deleted.length > 0) return "removed";
+export async function removeVehicle(db: Executor, viewer: Viewer, id: string): Promise<RemoveOutcome<VehicleRow>> {
+  const scope = and(eq(vehicles.id, id), mayOpenInventorySql(viewer, vehicles));
+  const [deleted] = await db.delete(vehicles).where(and(scope, eq(vehicles.testDriveStatus, "available"))).returning();
+  if (deleted) return { removed: deleted };
   const [left] = await db.select({ id: vehicles.id }).from(vehicles).where(scope).limit(1);
   return left ? "out" : "missing";
 }
@@ -194,7 +242,7 @@ export async function listUnits(
   viewer: Viewer,
   filters: { q?: string; status?: "available" | "out"; limit: number; cursor?: string },
 ): Promise<{ units: TestDriveUnit[]; next: string | null }> {
-  const where: SQL[] = [eq(testDriveUnits.dealershipId, viewer.dealershipId)];
+  const where: SQL[] = [mayOpenInventorySql(viewer, testDriveUnits)];
   if (filters.q) {
     const text = sql`concat_ws(' ', ${testDriveUnits.year}, ${testDriveUnits.make}, ${testDriveUnits.model}, ${testDriveUnits.stockNumber})`;
     where.push(sql`${text} ilike ${likeContains(filters.q)}`);
@@ -217,7 +265,7 @@ export async function unitOf(db: Executor, viewer: Viewer, id: string): Promise<
   const [row] = await db
     .select()
     .from(testDriveUnits)
-    .where(and(eq(testDriveUnits.id, id), eq(testDriveUnits.dealershipId, viewer.dealershipId)))
+    .where(and(eq(testDriveUnits.id, id), mayOpenInventorySql(viewer, testDriveUnits)))
     .limit(1);
   return row ? toUnit(row) : undefined;
 }
@@ -235,13 +283,10 @@ export async function addUnit(
   return row;
 }
 
-export async function removeUnit(db: Executor, viewer: Viewer, id: string): Promise<RemoveOutcome> {
-  const scope = and(eq(testDriveUnits.id, id), eq(testDriveUnits.dealershipId, viewer.dealershipId));
-  const deleted = await db
-    .delete(testDriveUnits)
-    .where(and(scope, eq(testDriveUnits.status, "available")))
-    .returning({ id: testDriveUnits.id });
-  if (deleted.length > 0) return "removed";
+export async function removeUnit(db: Executor, viewer: Viewer, id: string): Promise<RemoveOutcome<UnitRow>> {
+  const scope = and(eq(testDriveUnits.id, id), mayOpenInventorySql(viewer, testDriveUnits));
+  const [deleted] = await db.delete(testDriveUnits).where(and(scope, eq(testDriveUnits.status, "available"))).returning();
+  if (deleted) return { removed: deleted };
   const [left] = await db.select({ id: testDriveUnits.id }).from(testDriveUnits).where(scope).limit(1);
   return left ? "out" : "missing";
 }

@@ -4,26 +4,29 @@ import { TEST_DRIVE_ERRORS } from "../../shared/schemas/test-drive";
 import {
   createTestDriveUnitSchema,
   createVehicleSchema,
+  responses,
   testDriveStatusChangeSchema,
   testDriveUnitListQuerySchema,
   VEHICLE_MESSAGES,
   vehicleListQuerySchema,
 } from "../../shared/schemas/vehicle";
-import { dealershipTimezone } from "../appointments/queries";
+import { responses as interestResponses } from "../../shared/schemas/vehicle-of-interest";
+import { dealershipTimezone } from "../dealerships/timezone";
+import { visibleLead } from "../leads/visible-lead";
 import { requireUser } from "../auth/current-user";
-import { requireCapability, requireDealershipAccess, type Viewer } from "../auth/tenancy";
-import { badRequest, conflict, HttpError, notFound, parseInput } from "../http/errors";
+import { dealershipFirst, requireCapability, requireDealershipAccess, type Viewer } from "../auth/tenancy";
+import { answers, checkedFirst, dealershipPath, pathOf, type ZodTypeProvider } from "../http/contract";
+import { conflict, HttpError, notFound } from "../http/errors";
+import { cursorQuery } from "../http/page-cursor";
 import { returnVehicle } from "../test-drives/queries";
-import { publishReturned } from "../test-drives/routes";
+import { publishReturned } from "../test-drives/commands";
+import { addUnitToInventory, addVehicleToInventory, removeUnitFromInventory, removeVehicleFromInventory } from "./commands";
 import {
-  addUnit,
-  addVehicle,
-  decodeStockCursor,
   inventoryViewer,
+  linkedVehiclesOf,
   listUnits,
   listVehicles,
-  removeUnit,
-  removeVehicle,
+  stockCursorOf,
   toUnit,
   toVehicle,
   unitOf,
@@ -32,9 +35,6 @@ import {
 
 // The vehicle inventory and the test-drive units (spec part 2 §2 Test drive inventory, §5, §6, §7; decision 062).
 // Everyone in the dealership sees and returns them; adding and removing are management's (part 2 §6), enforced here.
-
-type IdParams = { Params: { id: string } };
-type ListParams = IdParams & { Querystring: Record<string, string> };
 
 const MANAGEMENT_ONLY_VEHICLES = "Only management can add or remove vehicles";
 
@@ -47,11 +47,9 @@ function linkNext(reply: FastifyReply, path: string, query: Record<string, strin
   reply.header("link", `<${path}?${params.toString()}>; rel="next"`);
 }
 
+/** A list's ?cursor=: the stock number to continue after (a 400 naming `cursor` when it is not one of ours). */
 function cursorOf(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const decoded = decodeStockCursor(value);
-  if (decoded === null) throw badRequest("cursor: is not a valid page cursor", { cursor: "is not a valid page cursor" });
-  return decoded;
+  return cursorQuery(value, 1, stockCursorOf);
 }
 
 async function inventoryAccess(request: FastifyRequest, kind: "vehicle" | "tdu", id: string): Promise<Viewer> {
@@ -61,14 +59,31 @@ async function inventoryAccess(request: FastifyRequest, kind: "vehicle" | "tdu",
   return viewer;
 }
 
-export async function vehicleRoutes(app: FastifyInstance): Promise<void> {
+export async function vehicleRoutes(server: FastifyInstance): Promise<void> {
+  const app = server.withTypeProvider<ZodTypeProvider>();
+  // Who asks is answered before a query or body is validated (decision 190); the lists keep their query as it was
+  // sent for the next page's Link, and a return finds its vehicle or unit (404) first.
+  const listFirst = checkedFirst(async (request) => {
+    await requireDealershipAccess(request, (request.params as { id: string }).id);
+    return request.query as Record<string, string>;
+  });
+  const managerFirst = dealershipFirst("manageVehicles", MANAGEMENT_ONLY_VEHICLES);
+  const vehicleFirst = checkedFirst((request) => inventoryAccess(request, "vehicle", (request.params as { id: string }).id));
+  const unitFirst = checkedFirst((request) => inventoryAccess(request, "tdu", (request.params as { id: string }).id));
+
   async function today(dealershipId: string): Promise<string> {
     return localToday(await dealershipTimezone(app.db, dealershipId));
   }
 
-  app.get<ListParams>("/api/dealerships/:id/vehicles", async (request, reply) => {
+  // The lead page's linked vehicles (decision 188): whoever may open the lead sees them, as the inventory shows them.
+  app.get("/api/leads/:id/vehicles", { schema: { params: pathOf("id"), response: answers(interestResponses["GET /api/leads/:id/vehicles"]) } }, async (request) => {
+    const { viewer } = await visibleLead(request, request.params.id);
+    return linkedVehiclesOf(app.db, viewer, request.params.id, await today(viewer.dealershipId));
+  });
+
+  app.get("/api/dealerships/:id/vehicles", { schema: { params: dealershipPath, querystring: vehicleListQuerySchema, response: answers(responses["GET /api/dealerships/:id/vehicles"]) }, preValidation: listFirst.preValidation }, async (request, reply) => {
     const access = await requireDealershipAccess(request, request.params.id);
-    const query = parseInput(vehicleListQuerySchema, request.query);
+    const query = request.query;
     const page = await listVehicles(
       app.db,
       access,
@@ -84,32 +99,32 @@ export async function vehicleRoutes(app: FastifyInstance): Promise<void> {
       },
       await today(access.dealershipId),
     );
-    linkNext(reply, `/api/dealerships/${encodeURIComponent(access.dealershipId)}/vehicles`, request.query, page.next);
+    linkNext(reply, `/api/dealerships/${encodeURIComponent(access.dealershipId)}/vehicles`, listFirst.answer(request), page.next);
     return page.vehicles;
   });
 
-  app.post<IdParams>("/api/dealerships/:id/vehicles", async (request, reply) => {
+  app.post("/api/dealerships/:id/vehicles", { schema: { params: dealershipPath, body: createVehicleSchema, response: answers(responses["POST /api/dealerships/:id/vehicles"]) }, preValidation: managerFirst }, async (request, reply) => {
     const access = await requireDealershipAccess(request, request.params.id);
     requireCapability(access, "manageVehicles", MANAGEMENT_ONLY_VEHICLES);
-    const input = parseInput(createVehicleSchema, request.body);
-    const row = await addVehicle(app.db, access, input);
+    const input = request.body;
+    const row = await addVehicleToInventory(app.db, access, input);
     if (!row) throw new HttpError(409, VEHICLE_MESSAGES.stockTaken, { stockNumber: VEHICLE_MESSAGES.stockTaken });
     return reply.code(201).send(toVehicle(row, null));
   });
 
-  app.delete<IdParams>("/api/vehicles/:id", async (request) => {
+  app.delete("/api/vehicles/:id", { schema: { params: pathOf("id"), response: answers(responses["DELETE /api/vehicles/:id"]) } }, async (request) => {
     const viewer = await inventoryAccess(request, "vehicle", request.params.id);
     requireCapability(viewer, "manageVehicles", MANAGEMENT_ONLY_VEHICLES);
-    const outcome = await removeVehicle(app.db, viewer, request.params.id);
+    const outcome = await removeVehicleFromInventory(app.db, viewer, request.params.id);
     if (outcome === "missing") throw notFound(TEST_DRIVE_ERRORS.vehicleNotFound);
     if (outcome === "out") throw conflict(TEST_DRIVE_ERRORS.removeWhileOut);
     return { message: "Vehicle removed" };
   });
 
   // Part 2 §7 body {status, clientName}: "available" is Mark Returned; a vehicle goes out only with a drive (decision 062).
-  app.put<IdParams>("/api/vehicles/:id/test-drive-status", async (request) => {
-    const viewer = await inventoryAccess(request, "vehicle", request.params.id);
-    const { status } = parseInput(testDriveStatusChangeSchema, request.body);
+  app.put("/api/vehicles/:id/test-drive-status", { schema: { params: pathOf("id"), body: testDriveStatusChangeSchema, response: answers(responses["PUT /api/vehicles/:id/test-drive-status"]) }, preValidation: vehicleFirst.preValidation }, async (request) => {
+    const viewer = vehicleFirst.answer(request);
+    const { status } = request.body;
     if (status === "out") throw conflict(TEST_DRIVE_ERRORS.takeOutWithTestDrive);
     await app.db.transaction(async (tx) => {
       const outcome = await returnVehicle(tx, viewer, "vehicle", request.params.id);
@@ -123,35 +138,35 @@ export async function vehicleRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- Test-drive units: the same list, add, remove and return (decision 062) ----
 
-  app.get<ListParams>("/api/dealerships/:id/test-drive-units", async (request, reply) => {
+  app.get("/api/dealerships/:id/test-drive-units", { schema: { params: dealershipPath, querystring: testDriveUnitListQuerySchema, response: answers(responses["GET /api/dealerships/:id/test-drive-units"]) }, preValidation: listFirst.preValidation }, async (request, reply) => {
     const access = await requireDealershipAccess(request, request.params.id);
-    const query = parseInput(testDriveUnitListQuerySchema, request.query);
+    const query = request.query;
     const page = await listUnits(app.db, access, { q: query.q || undefined, status: query.status, limit: query.limit, cursor: cursorOf(query.cursor) });
-    linkNext(reply, `/api/dealerships/${encodeURIComponent(access.dealershipId)}/test-drive-units`, request.query, page.next);
+    linkNext(reply, `/api/dealerships/${encodeURIComponent(access.dealershipId)}/test-drive-units`, listFirst.answer(request), page.next);
     return page.units;
   });
 
-  app.post<IdParams>("/api/dealerships/:id/test-drive-units", async (request, reply) => {
+  app.post("/api/dealerships/:id/test-drive-units", { schema: { params: dealershipPath, body: createTestDriveUnitSchema, response: answers(responses["POST /api/dealerships/:id/test-drive-units"]) }, preValidation: managerFirst }, async (request, reply) => {
     const access = await requireDealershipAccess(request, request.params.id);
     requireCapability(access, "manageVehicles", MANAGEMENT_ONLY_VEHICLES);
-    const input = parseInput(createTestDriveUnitSchema, request.body);
-    const row = await addUnit(app.db, access, input);
+    const input = request.body;
+    const row = await addUnitToInventory(app.db, access, input);
     if (!row) throw new HttpError(409, VEHICLE_MESSAGES.unitStockTaken, { stockNumber: VEHICLE_MESSAGES.unitStockTaken });
     return reply.code(201).send(toUnit(row));
   });
 
-  app.delete<IdParams>("/api/test-drive-units/:id", async (request) => {
+  app.delete("/api/test-drive-units/:id", { schema: { params: pathOf("id"), response: answers(responses["DELETE /api/test-drive-units/:id"]) } }, async (request) => {
     const viewer = await inventoryAccess(request, "tdu", request.params.id);
     requireCapability(viewer, "manageVehicles", MANAGEMENT_ONLY_VEHICLES);
-    const outcome = await removeUnit(app.db, viewer, request.params.id);
+    const outcome = await removeUnitFromInventory(app.db, viewer, request.params.id);
     if (outcome === "missing") throw notFound(TEST_DRIVE_ERRORS.unitNotFound);
     if (outcome === "out") throw conflict(TEST_DRIVE_ERRORS.removeUnitWhileOut);
     return { message: "Test-drive unit removed" };
   });
 
-  app.put<IdParams>("/api/test-drive-units/:id/status", async (request) => {
-    const viewer = await inventoryAccess(request, "tdu", request.params.id);
-    const { status } = parseInput(testDriveStatusChangeSchema, request.body);
+  app.put("/api/test-drive-units/:id/status", { schema: { params: pathOf("id"), body: testDriveStatusChangeSchema, response: answers(responses["PUT /api/test-drive-units/:id/status"]) }, preValidation: unitFirst.preValidation }, async (request) => {
+    const viewer = unitFirst.answer(request);
+    const { status } = request.body;
     if (status === "out") throw conflict(TEST_DRIVE_ERRORS.takeOutWithTestDrive);
     await app.db.transaction(async (tx) => {
       const outcome = await returnVehicle(tx, viewer, "tdu", request.params.id);

@@ -32,6 +32,8 @@ export const ANALYTICS_ERRORS = {
   testDrivePeriod: `Period must be one of ${TEST_DRIVE_ANALYTICS_PERIODS.join(", ")} days`,
   salesRepPeriod: `Period must be one of ${SALES_REP_ANALYTICS_PERIODS.join(", ")} days`,
   salesRepAccess: "Access Denied: You need management access to view sales rep analytics",
+  /** Decision 177: /tdus names clients and reps across the dealership, so it is management's like the other page. */
+  testDriveAccess: "Access Denied: You need management access to view test drive analytics",
 } as const;
 
 /** The {days} of the path: a 400 with ANALYTICS_ERRORS' message for any other value. */
@@ -124,6 +126,8 @@ export const salesRepAnalyticsSchema = z.strictObject({
   /** Sorted by activity (the three counts added), then name. */
   salesReps: z.array(salesRepSchema),
   leadsBySource: z.array(leadSourceFiguresSchema),
+  /** The dealership's leads moved to Lost in the period, per reason, most first (decision 202). */
+  lostReasons: z.array(z.strictObject({ reason: z.string(), lost: count })),
 });
 export type SalesRepAnalytics = z.infer<typeof salesRepAnalyticsSchema>;
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { APPOINTMENT_STATUSES, APPOINTMENT_TIME_SLOTS, DEFAULT_APPOINTMENT_DURATION, type AppointmentStatus } from "../constants";
+import { DEFAULT_BUSINESS_HOURS, slotProblem, type BusinessHours } from "../business-hours";
+import { APPOINTMENT_STATUSES, DEFAULT_APPOINTMENT_DURATION, type AppointmentStatus } from "../constants";
 import { EARLIEST_DATE, isCalendarDate, isIsoDate, LATEST_DATE } from "../dealership-clock";
+import { optionalPhoneField } from "./lead";
 
 // Appointment requests (spec part 1 §5 appointment form, §7 appointment calls). The schedule form and the server
 // validate with these same objects. createdBy and assignedTo are never read from a body: the server takes them
@@ -34,14 +36,19 @@ export const appointmentEmailField = z
   .transform((v) => (v ? v : null))
   .pipe(z.email({ message: "Please enter a valid email" }).nullable());
 
-/** The fields of the schedule form; `today` is the dealership's local date (dates before it are refused). */
-export function appointmentInputSchema(today: string) {
+/**
+ * The fields of the schedule form; `today` is the dealership's local date (dates before it are refused) and `now` its
+ * wall-clock time (HH:MM): a slot that has already begun today is refused too (issue 29: 9:00 was taken at 10:30).
+ * `hours` are the dealership's business hours (decision 191): a closed day and a time outside the day's slots are
+ * refused.
+ */
+export function appointmentInputSchema(today: string, now?: string, hours: BusinessHours = DEFAULT_BUSINESS_HOURS) {
   return z.object({
     title: requiredText("Title is required", 200),
     firstName: requiredText("First name is required"),
     lastName: requiredText("Last name is required"),
     email: appointmentEmailField,
-    phone: optionalText(30),
+    phone: optionalPhoneField,
     description: optionalText(5000),
     date: z
       .string({ message: "Date is required" })
@@ -53,7 +60,7 @@ export function appointmentInputSchema(today: string) {
     time: z
       .string({ message: "Time is required" })
       .min(1, { message: "Time is required" })
-      .refine((t) => APPOINTMENT_TIME_SLOTS.includes(t), { message: "Please choose one of the available time slots" }),
+      .regex(/^\d{2}:\d{2}$/, { message: "Please choose one of the available time slots" }),
     duration: z.coerce
       .number({ message: "Duration must be a number of minutes" })
       .int({ message: "Duration must be a whole number of minutes" })
@@ -66,9 +73,22 @@ export function appointmentInputSchema(today: string) {
       .max(64)
       .nullish()
       .transform((v) => (v ? v : null)),
+  }).superRefine((v, ctx) => {
+    const outside = slotProblem(v.date, v.time, hours);
+    if (outside) ctx.addIssue({ code: "custom", path: [outside.field], message: outside.message });
+    else if (now !== undefined && v.date === today && v.time < now) ctx.addIssue({ code: "custom", path: ["time"], message: "This time has already passed today" });
   });
 }
 export type AppointmentInput = z.infer<ReturnType<typeof appointmentInputSchema>>;
+
+/** The schedule form's body as its route declares it: the handler checks it against the dealership's today. */
+export const appointmentRequestSchema = appointmentInputSchema("");
+
+/** Query of GET /api/dealerships/{id}/appointments/days (the month picker's markers), checked by its handler. */
+export const appointmentDaysQuerySchema = z.object({ from: z.iso.date(), to: z.iso.date() });
+
+/** Query of GET /api/appointments: a lead's appointments (decision 022). */
+export const leadAppointmentsQuerySchema = z.object({ leadId: z.string({ message: "is required" }).min(1, { message: "is required" }) });
 
 export const appointmentStatusSchema = z.object({
   status: z.enum(APPOINTMENT_STATUSES, {

@@ -30,6 +30,11 @@ export const registerSchema = z
     password: newPasswordField,
     confirmPassword: z.string(),
     dealershipName: z.string().trim().min(1, { message: "Dealership name is required" }).max(200),
+    /**
+     * The browser's time zone, sent unasked: the new dealership's clock (decision 191). A hint, not a field a person
+     * fills: a name this server does not know falls back to the default instead of refusing the registration.
+     */
+    timezone: z.string().trim().max(100).optional(),
   })
   .refine(passwordsMatch, passwordsMismatch)
   .superRefine(refuseEmailAsPassword);

@@ -15,3 +15,6 @@ export const createIntakeCredentialSchema = z.object({
     .max(INTAKE_CREDENTIAL_NAME_MAX, { message: `Name must be at most ${INTAKE_CREDENTIAL_NAME_MAX} characters` }),
 });
 export type CreateIntakeCredentialInput = z.input<typeof createIntakeCredentialSchema>;
+
+/** Query of the CSV import and its preview: the column mapping as JSON (decision 135), read by the handler. */
+export const csvImportQuerySchema = z.object({ mapping: z.string().optional() });

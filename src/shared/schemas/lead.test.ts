@@ -16,10 +16,18 @@ describe("percentChange (decision 014)", () => {
 });
 
 describe("lead form schema (decision 013)", () => {
-  it("stores a 10-digit phone as 555-123-4567 and keeps other valid numbers as typed", () => {
-    expect(createLeadSchema.parse({ firstName: "A", lastName: "B", phone: "(416) 555 0123" }).phone).toBe("416-555-0123");
-    expect(createLeadSchema.parse({ firstName: "A", lastName: "B", phone: "+44 20 7946 0958" }).phone).toBe("+44 20 7946 0958");
-    expect(createLeadSchema.parse({ firstName: "A", lastName: "B", phone: "" }).phone).toBe("");
+  it("stores a phone in E.164 with its extension (issue 29, decision 205)", () => {
+    const phone = (typed: string) => createLeadSchema.parse({ firstName: "A", lastName: "B", phone: typed }).phone;
+    expect(phone("(416) 555 0123")).toBe("+14165550123");
+    expect(phone("+44 20 7946 0958")).toBe("+442079460958");
+    expect(phone("905-555-1212 x123")).toBe("+19055551212;ext=123");
+    expect(phone("")).toBe("");
+  });
+
+  it("refuses what is not a phone number: too short, a local number without its area code, words", () => {
+    for (const typed of ["12", "555-1234", "call 514-555-0199", "+44 20 7946"]) {
+      expect(createLeadSchema.safeParse({ firstName: "A", lastName: "B", phone: typed }).success, typed).toBe(false);
+    }
   });
 
   it("gives the spec's messages", () => {

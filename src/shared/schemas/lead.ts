@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { lostReasonField } from "./lost-reasons";
 import { LEAD_STATUSES } from "../constants";
 import { FORM_LEAD_SOURCES, LEAD_SOURCES } from "../lead-source";
+import { storedPhone } from "../phone";
 import { entityId, timestamp } from "./responses/fields";
 
 // Request schemas of the leads area (spec part 1 §5 lead form, part 2 §5/§7 lead edit). The create and edit forms and
@@ -8,6 +10,7 @@ import { entityId, timestamp } from "./responses/fields";
 
 export const LEAD_NAME_MAX = 100;
 export const LEAD_DESCRIPTION_MAX = 5000;
+const PHONE_MESSAGE = "Please enter a valid phone number";
 /** Page size of the leads lists: large enough for every screen of the spec, at most LEADS_PAGE_MAX (decision 012). */
 export const LEADS_PAGE_DEFAULT = 100;
 export const LEADS_PAGE_MAX = 200;
@@ -26,27 +29,26 @@ export const leadEmailField = z
   .refine((v) => v === "" || z.email().safeParse(v).success, { message: "Please enter a valid email" });
 
 /**
- * Part 1 §5: phone is "non-empty ('Phone number is required') or empty", i.e. optional; shown as 555-123-4567.
- * When given it must hold 7 to 15 digits (decision 013); a 10-digit number is stored in the 3-3-4 form so the list,
- * the search and the detail page all show it the same way.
+ * Part 1 §5: phone is "non-empty ('Phone number is required') or empty", i.e. optional. When given it must be a phone
+ * number (libphonenumber-js, shared/phone.ts): it is stored in E.164 with any extension ("+19055551212;ext=123",
+ * issue 29, decision 205) and shown as 905-555-1212 x123, or in international format when it is another country's.
  */
 export const leadPhoneField = z
   .string()
   .trim()
-  .max(30, { message: "Please enter a valid phone number" })
-  .refine((v) => v === "" || /^[0-9+().\-\s]+$/.test(v), { message: "Please enter a valid phone number" })
-  .refine(
-    (v) => {
-      if (v === "") return true;
-      const digits = v.replace(/\D/g, "").length;
-      return digits >= 7 && digits <= 15;
-    },
-    { message: "Please enter a valid phone number" },
-  )
-  .transform((v) => {
-    const digits = v.replace(/\D/g, "");
-    return digits.length === 10 ? `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}` : v;
+  .max(40, { message: PHONE_MESSAGE })
+  .transform((typed, ctx) => {
+    if (typed === "") return "";
+    const stored = storedPhone(typed);
+    if (stored === null) {
+      ctx.addIssue({ code: "custom", message: PHONE_MESSAGE });
+      return z.NEVER;
+    }
+    return stored;
   });
+
+/** An optional phone (appointments, test drives, dealerships, users): stored as leadPhoneField stores it, empty is null. */
+export const optionalPhoneField = leadPhoneField.nullish().transform((v) => (v ? v : null));
 
 export const leadStatusSchema = z.enum(LEAD_STATUSES, {
   message: `Status must be one of: ${LEAD_STATUSES.join(", ")}`,
@@ -86,12 +88,14 @@ export const updateLeadSchema = z
     phone: leadFields.phone,
     description: leadFields.description,
     status: leadStatusSchema.optional(),
+    /** Required with a move to Lost: one of the dealership's lost reasons (decision 202). */
+    lostReason: lostReasonField.optional(),
   })
   .strict();
 export type UpdateLeadInput = z.input<typeof updateLeadSchema>;
 
 /** PATCH /api/leads/{id}/status. */
-export const leadStatusChangeSchema = z.object({ status: leadStatusSchema });
+export const leadStatusChangeSchema = z.object({ status: leadStatusSchema, lostReason: lostReasonField.optional() });
 
 /** The query of GET /api/dealerships/{id}/leads. */
 export const leadListQuerySchema = z.object({
@@ -125,6 +129,8 @@ export const leadSchema = z.strictObject({
   claimedAt: timestamp.nullable(),
   source: z.enum(LEAD_SOURCES),
   sourceProvider: z.string().nullable(),
+  /** Why a lost lead was lost (decision 202); null for any other status. */
+  lostReason: z.string().nullable().optional(),
 });
 export type Lead = z.infer<typeof leadSchema>;
 

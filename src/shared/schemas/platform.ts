@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emailField } from "./auth";
-import { leadPhoneField } from "./lead";
+import { optionalPhoneField } from "./lead";
 import { roleSchema } from "./team";
 
 // Request schemas of platform administration (part 2 §2, §5, §7). The platform screens' forms and the server use
@@ -77,7 +77,7 @@ const optionalEmail = z
   .nullish()
   .transform((v) => (v ? v : null));
 
-const optionalPhone = leadPhoneField.nullish().transform((v) => (v ? v : null));
+const optionalPhone = optionalPhoneField;
 
 const optionalWebsite = z
   .string()

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH } from "../constants";
+import { verificationCodeSchema } from "./auth";
 import { normalizePassword, PASSWORD_BLANK, PASSWORD_MAX_LENGTH } from "./password";
+import { BACKUP_CODE_INPUT_MAX } from "./two-factor";
 
 // The profile screen's forms and the profile calls (part 2 §2 Profile, §3, §5, §7). Forms and server share these.
 
@@ -12,13 +14,48 @@ export const FILE_TOO_LARGE = "Please select an image smaller than 5MB.";
 export const NEW_PASSWORD_TOO_SHORT = `New password must be at least ${PASSWORD_MIN_LENGTH} characters long`;
 export const PASSWORDS_DONT_MATCH = "Passwords don't match";
 
-/** PATCH /api/user/profile (part 2 §5: first and last name required, a valid e-mail). */
-export const profileSchema = z.object({
+const profileEmailField = z.string().trim().toLowerCase().pipe(z.email({ message: "Invalid email address" }));
+
+/**
+ * Personal Information (part 2 §5: first and last name required, a valid e-mail): the form. Saving sends the names to
+ * PATCH /api/user/profile; a new e-mail goes through the e-mail change below (decision 169).
+ */
+export const profileFormSchema = z.object({
   firstName: z.string().trim().min(1, { message: "First name is required" }).max(100),
   lastName: z.string().trim().min(1, { message: "Last name is required" }).max(100),
-  email: z.string().trim().toLowerCase().pipe(z.email({ message: "Invalid email address" })),
+  email: profileEmailField,
 });
+export type ProfileForm = z.infer<typeof profileFormSchema>;
+
+/** PATCH /api/user/profile: the names. An e-mail may come along only unchanged; a different one is refused. */
+export const profileSchema = profileFormSchema.extend({ email: profileEmailField.optional() });
 export type ProfileInput = z.infer<typeof profileSchema>;
+
+export const EMAIL_CHANGE_NEEDS_PROOF =
+  "To change your e-mail, confirm it with your password and a code sent to the new address (Change E-mail).";
+
+// ---- Proving an address (decision 169) ----
+
+/** An e-mailed code of the profile's address proofs works this long, once, and for a few wrong tries. */
+export const ACCOUNT_EMAIL_CODE_VALID_MINUTES = 30;
+
+/** POST /api/user/email-verification/confirm and /api/user/email-change/confirm: the 6-digit code from the mail. */
+export const accountEmailCodeSchema = z.object({ code: verificationCodeSchema });
+export type AccountEmailCodeInput = z.infer<typeof accountEmailCodeSchema>;
+
+export const TWO_FACTOR_CODE_NEEDED = "Enter a code from your authenticator app, or a backup code";
+
+/**
+ * POST /api/user/email-change/request: the new address, the current password, and a second-factor code when two-factor
+ * is on (an authenticator code or a backup code). A code is mailed to the new address; nothing changes until it is
+ * confirmed.
+ */
+export const emailChangeRequestSchema = z.object({
+  email: profileEmailField,
+  currentPassword: z.string({ message: "Current password is required" }).min(1, { message: "Current password is required" }).max(PASSWORD_MAX_LENGTH),
+  twoFactorCode: z.string().trim().max(BACKUP_CODE_INPUT_MAX).optional().or(z.literal("")),
+});
+export type EmailChangeRequestInput = z.infer<typeof emailChangeRequestSchema>;
 
 /** A new password as the profile and reset forms word it; the server adds the common-password list (decision 009). */
 export const newPasswordInput = z

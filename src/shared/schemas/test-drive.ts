@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EARLIEST_DATE, isCalendarDate, isIsoDate, LATEST_DATE } from "../dealership-clock";
+import { optionalPhoneField } from "./lead";
 import { entityId, messageSchema, timestamp } from "./responses/fields";
 
 // Test drives (spec part 2 §2 take-out dialog, Book a Test Drive, Test Drive Details; §3 Test drive; §4; §5; §7).
@@ -126,7 +127,7 @@ export function createTestDriveSchema(today: string) {
         .max(254)
         .nullish()
         .transform((v) => (v ? v : null)),
-      phone: text(30),
+      phone: optionalPhoneField,
       vehicleType: z.enum(TEST_DRIVE_VEHICLE_TYPES, { message: "Vehicle type must be vehicle, tdu or manual" }).default("manual"),
       vehicleId: text(64),
       tduId: text(64),

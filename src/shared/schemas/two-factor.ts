@@ -49,6 +49,20 @@ export const disableTwoFactorSchema = z.object({
 });
 export type DisableTwoFactorInput = z.infer<typeof disableTwoFactorSchema>;
 
+export const PASSWORD_OR_CODE_NEEDED = "Enter your password or a code from your authenticator app";
+
+/**
+ * POST /api/auth/2fa/regenerate-backup-codes (decision 169): the password or a current authenticator code, so a
+ * session alone cannot replace the codes (a backup code does not make new ones).
+ */
+export const regenerateBackupCodesSchema = z
+  .object({
+    password: z.string().max(200).optional(),
+    token: authenticatorCodeField.optional(),
+  })
+  .refine((v) => Boolean(v.password) || Boolean(v.token), { message: PASSWORD_OR_CODE_NEEDED, path: ["password"] });
+export type RegenerateBackupCodesInput = z.infer<typeof regenerateBackupCodesSchema>;
+
 /** The sign-in code step's form, per toggle position (part 1 §2.2). */
 export const signInCodeSchema = z.object({ code: z.string().trim().min(1, { message: VERIFICATION_CODE_REQUIRED }).pipe(authenticatorCodeField) });
 export const signInBackupCodeSchema = z.object({ code: z.string().trim().min(1, { message: VERIFICATION_CODE_REQUIRED }).pipe(backupCodeField) });

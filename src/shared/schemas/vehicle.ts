@@ -244,7 +244,8 @@ export const vehicleBookingSchema = z.strictObject({
   testDriveId: entityId,
   testDriveDate: z.iso.date(),
   testDriveTime: z.string().nullable(),
-  clientName: z.string(),
+  /** Null when the viewer may not open the drive's lead (a colleague's client for a sales rep; decision 177). */
+  clientName: z.string().nullable(),
 });
 
 /** Part 2 §3 Vehicle; `booking` is ours (decision 062). Price in cents. */
@@ -272,6 +273,7 @@ export const vehicleSchema = z.strictObject({
   isTestDriveEnabled: z.boolean(),
   testDriveStatus: z.enum(TEST_DRIVE_AVAILABILITY),
   currentTestDriveId: entityId.nullable(),
+  /** Who the vehicle is out with; null when not out or when the viewer may not open the drive's lead (decision 177). */
   currentClientName: z.string().nullable(),
   takenOutAt: timestamp.nullable(),
   takenOutBy: entityId.nullable(),

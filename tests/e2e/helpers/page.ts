@@ -16,6 +16,41 @@ export async function waitForToast(page: Page, text: string): Promise<string> {
   return (await toast.first().textContent()) ?? "";
 }
 
+/**
+ * Starts watching for a toast containing this text before the action that raises it, and answers its full text. For
+ * toasts the page navigates away from soon after (the logged-out toast leaves after 500 ms): the text is read inside
+ * the page the moment the toast appears, not in a second round trip that a busy machine can lose to the navigation.
+ */
+export function captureToast(page: Page, text: string): Promise<string> {
+  return page.evaluate(
+    (wanted) =>
+      new Promise<string>((resolve) => {
+        const find = () =>
+          Array.from(document.querySelectorAll("li[data-variant]"))
+            .map((toast) => toast.textContent ?? "")
+            .find((content) => content.includes(wanted));
+        const seen = find();
+        if (seen !== undefined) return resolve(seen);
+        const observer = new MutationObserver(() => {
+          const found = find();
+          if (found === undefined) return;
+          observer.disconnect();
+          resolve(found);
+        });
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+      }),
+    text,
+  );
+}
+
+/** Taps away the toast on screen, as a person does when it lies over the row they want (decision 217). */
+export async function dismissToast(page: Page): Promise<void> {
+  const toast = toastLocator(page).first();
+  if ((await toast.count()) === 0) return;
+  await toast.click().catch(() => undefined);
+  await toast.waitFor({ state: "detached" });
+}
+
 export async function waitForPath(page: Page, pathname: string): Promise<void> {
   await page.waitForURL((url) => url.pathname === pathname);
 }
@@ -60,4 +95,16 @@ export async function coveredControls(page: Page): Promise<string[]> {
     window.scrollTo(0, 0);
     return covered;
   });
+}
+
+/**
+ * Lets the page handle what was already sent to it and paint: two animation frames, then a task. Keyboard handlers run
+ * while the key is dispatched, so after this a shortcut that was going to act has acted (and React has rendered it):
+ * the way to check that something did NOT happen without a fixed wait.
+ */
+export async function settle(page: Page, frames = 2): Promise<void> {
+  await page.evaluate(async (count) => {
+    for (let i = 0; i < count; i++) await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+    await new Promise((r) => setTimeout(r, 0));
+  }, frames);
 }

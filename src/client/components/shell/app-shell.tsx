@@ -5,6 +5,7 @@ import { ROLE_LABELS } from "../../../shared/constants";
 import { can } from "../../../shared/permissions";
 import { useCurrentDealership, useRole } from "../../dealerships/dealership-context";
 import { NoDealership } from "../../dealerships/NoDealership";
+import { FloorToggle } from "../../distribution/FloorToggle";
 import { BellSlot } from "../../notifications/BellSlot";
 import { LiveShellSlot } from "../../realtime/LiveShellSlot";
 import { useFirstScreenDrawn } from "../../lib/first-screen";
@@ -13,7 +14,7 @@ import { cn } from "../../lib/utils";
 import { Button } from "../ui/button";
 import { Brand } from "./brand";
 import { DealershipSwitcher } from "./dealership-switcher";
-import { bottomBarItems, floatingActions, isItemActive, navItems, showsFloatingActions, type NavItem } from "./nav";
+import { bottomBarItems, floatingActions, isItemActive, navItems, orderedFor, showsFloatingActions, type NavItem } from "./nav";
 import { NavList } from "./nav-list";
 import { UserMenu } from "./user-menu";
 
@@ -26,7 +27,7 @@ const PAGES_WITHOUT_DEALERSHIP = ["/profile"];
 function useVisibleNavItems(): NavItem[] {
   const routeExists = useRouteExists();
   const { role } = useRole();
-  return navItems.filter((item) => routeExists(item.path) && (!item.capability || can(role, item.capability)));
+  return orderedFor(navItems.filter((item) => routeExists(item.path) && (!item.capability || can(role, item.capability))), role);
 }
 
 function MobileBottomBar({ items }: { items: NavItem[] }) {
@@ -36,6 +37,7 @@ function MobileBottomBar({ items }: { items: NavItem[] }) {
   return (
     <nav
       aria-label="Quick"
+      data-bottom-bar
       className="fixed inset-x-0 bottom-0 z-30 border-t bg-card/95 pb-[env(safe-area-inset-bottom)] backdrop-blur lg:hidden"
     >
       <ul className="mx-auto flex max-w-md items-stretch justify-around">
@@ -131,6 +133,7 @@ export function AppShell() {
         </div>
         <div className="ml-auto flex items-center gap-3">
           <QuickActions />
+          <FloorToggle />
           <BellSlot />
           <UserMenu roleLabel={role ? ROLE_LABELS[role] : null} />
         </div>

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { ROLE_LABELS } from "../../../shared/constants";
 import { useCurrentDealership } from "../../dealerships/dealership-context";
@@ -18,14 +19,23 @@ export function DealershipSwitcherMenu({ className }: { className?: string }) {
   const { dealerships, dealership, switchDealership, isSwitching } = useCurrentDealership();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  // A page the new role may not open (or a record of the dealership left behind) is left for the dashboard first, with
+  // the role the list already knows, and the switch is made once the dashboard is on screen. Switching first (or while
+  // the router's transition still showed the old page) let that page draw "Access Denied" for a moment (issue 30).
+  const switchOnArrival = useRef<string | null>(null);
+  useEffect(() => {
+    const id = switchOnArrival.current;
+    if (id === null || pathname !== "/") return;
+    switchOnArrival.current = null;
+    switchDealership(id);
+  }, [pathname, switchDealership]);
   if (dealerships.length <= 1 || !dealership) return null;
-  const switchTo = (id: string) =>
-    switchDealership(id, {
-      // A page the new role may not open (or a record of the dealership left behind): the dashboard instead.
-      onSwitched: (role) => {
-        if (!pageOpensAfterSwitch(pathname, role)) navigate("/", { replace: true });
-      },
-    });
+  const switchTo = (id: string) => {
+    const role = dealerships.find((d) => d.id === id)?.role ?? null;
+    if (pageOpensAfterSwitch(pathname, role)) return switchDealership(id);
+    switchOnArrival.current = id;
+    navigate("/", { replace: true });
+  };
   return (
     <DropdownMenu>
       <DropdownMenuTrigger data-testid="dealership-switcher" className={switcherTriggerClass(className)}>

@@ -1,9 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { bottomBarItems, navItems, pageOpensAfterSwitch, showsFloatingActions } from "./nav";
+import { bottomBarItems, navItems, orderedFor, pageOpensAfterSwitch, showsFloatingActions } from "./nav";
 
 describe("the mobile bottom bar (part 1 §2.9)", () => {
   it("lists clients first, then Leads, Calendar and Test Drives, whatever the sidebar's order", () => {
     expect(bottomBarItems(navItems).map((i) => i.bottomBar)).toEqual(["Clients", "Leads", "Calendar", "Test Drives"]);
+  });
+});
+
+describe("the sidebar's order (issue 27)", () => {
+  it("puts My Day first for sales, and leaves the Dashboard first for everyone else", () => {
+    expect(orderedFor(navItems, "sales").map((i) => i.path).slice(0, 2)).toEqual(["/my-day", "/"]);
+    expect(orderedFor(navItems, "management").map((i) => i.path).slice(0, 2)).toEqual(["/", "/my-day"]);
+    expect(orderedFor(navItems, null)[0]!.path).toBe("/");
   });
 });
 

@@ -1,5 +1,5 @@
 import type { LucideIcon } from "lucide-react";
-import { BarChart3, CalendarDays, CalendarPlus, Car, Inbox, LayoutDashboard, ShieldCheck, TrendingUp, Users } from "lucide-react";
+import { ArchiveRestore, BarChart3, CalendarDays, CalendarPlus, Car, Inbox, LayoutDashboard, ListTodo, ShieldCheck, TrendingUp, Users } from "lucide-react";
 import type { ComponentType } from "react";
 import type { DealershipRole } from "../../../shared/constants";
 import { can, type Capability } from "../../../shared/permissions";
@@ -29,16 +29,20 @@ export interface NavItem {
   badge?: ComponentType;
   /** Also in the mobile bottom bar, with this short label. */
   bottomBar?: string;
+  /** Roles for whom this item comes first in the sidebar and menu (My Day for sales, issue 27). */
+  firstFor?: DealershipRole[];
 }
 
 export const navItems: NavItem[] = [
   { path: "/", label: "Dashboard", icon: LayoutDashboard, alsoActiveOn: ["/dashboard"] },
+  { path: "/my-day", label: "My Day", icon: ListTodo, firstFor: ["sales"] },
   { path: "/leads/new", label: "New Leads", icon: Inbox, capability: "accessNewLeads", badge: NewLeadsBadge, bottomBar: "Leads" },
   { path: "/leads/my", label: (role) => (can(role, "seeAllClaimedLeads") ? "All Clients" : "My Clients"), icon: Users, bottomBar: "Clients" },
   { path: "/calendar", label: "Calendar", icon: CalendarDays, bottomBar: "Calendar" },
   { path: "/appointments/new", label: "New Appointment", icon: CalendarPlus },
   { path: "/test-drives", label: "Test Drives", icon: Car, matchChildren: true, alsoActiveOn: ["/book-test-drive"], bottomBar: "Test Drives" },
   { path: "/admin", label: "Admin Panel", icon: ShieldCheck, capability: "managementAccess", section: "admin" },
+  { path: "/leads/deleted", label: "Recently Deleted", icon: ArchiveRestore, capability: "restoreDeletedLeads", section: "admin" },
   { path: "/sales-analytics", label: "Sales Rep Analytics", icon: TrendingUp, capability: "managementAccess", section: "admin" },
   { path: "/tdus", label: "Test Drive Analytics", icon: BarChart3, capability: "managementAccess", section: "admin" },
 ];
@@ -64,6 +68,12 @@ export const FLOATING_ACTION_PATHS = ["/", "/dashboard", "/leads", "/calendar", 
 
 export function showsFloatingActions(pathname: string): boolean {
   return FLOATING_ACTION_PATHS.some((p) => (p === "/" ? pathname === "/" : pathname === p || pathname.startsWith(`${p}/`)));
+}
+
+/** The items in the role's order: those first for this role (firstFor) ahead of the rest, each group as listed. */
+export function orderedFor(items: NavItem[], role: DealershipRole | null): NavItem[] {
+  const first = (item: NavItem) => Boolean(role && item.firstFor?.includes(role));
+  return [...items.filter(first), ...items.filter((item) => !first(item))];
 }
 
 export function labelOf(item: NavItem, role: DealershipRole | null): string {

@@ -2,8 +2,10 @@ import { XIcon } from "lucide-react";
 import { Dialog as DialogPrimitive } from "radix-ui";
 import type * as React from "react";
 import { cn } from "../../lib/utils";
+import { Button, type ButtonProps } from "./button";
 import { CLOSES_DIALOG } from "./open-dialog";
 import { useReturnFocus } from "./return-focus";
+import { Spinner } from "./spinner";
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
@@ -59,6 +61,31 @@ export function DialogHeader({ className, ...props }: React.ComponentProps<"div"
 
 export function DialogFooter({ className, ...props }: React.ComponentProps<"div">) {
   return <div data-slot="dialog-footer" className={cn("flex flex-col-reverse gap-2 sm:flex-row sm:justify-end", className)} {...props} />;
+}
+
+/** A form dialog's Cancel and submit buttons; the submit button waits, with a spinner, while `pending`. */
+export function DialogFormFooter({
+  onCancel,
+  pending,
+  submitLabel,
+  variant,
+}: {
+  onCancel: () => void;
+  pending: boolean;
+  submitLabel: React.ReactNode;
+  variant?: ButtonProps["variant"];
+}) {
+  return (
+    <DialogFooter>
+      <Button variant="ghost" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" variant={variant} disabled={pending}>
+        {pending && <Spinner />}
+        {submitLabel}
+      </Button>
+    </DialogFooter>
+  );
 }
 
 export function DialogTitle({ className, ...props }: React.ComponentProps<typeof DialogPrimitive.Title>) {

@@ -7,6 +7,9 @@ import { cn } from "../../lib/utils";
 import { closeOpenDialog } from "./open-dialog";
 
 // part 1 §9: one toast at a time, swipe right past 50 px to dismiss, F8 focuses the toast area, click to dismiss.
+// At the bottom (bottom right from 640 px, above the phone's bottom bar: styles.css), not the top: the header's menus
+// and each page's action buttons (Create New Lead, Add Vehicle, Book Test Drive, Send Reminder) are at the top, and a
+// toast there sat over them for 4-5 s (decision 217).
 // Call `toast({title, description, variant})` from src/client/lib/toast.ts anywhere; <Toaster/> is mounted once.
 
 const toastVariants = cva(
@@ -78,7 +81,7 @@ export function Toaster() {
       ))}
       <ToastPrimitive.Viewport
         hotkey={["F8"]}
-        className="pointer-events-none fixed inset-x-0 top-0 z-[100] flex max-h-dvh flex-col gap-2 p-3 pt-[calc(0.75rem+env(safe-area-inset-top))] outline-none sm:left-auto sm:right-4 sm:top-[4.75rem] sm:w-full sm:max-w-sm sm:p-0"
+        className="toast-viewport pointer-events-none fixed inset-x-0 bottom-0 z-[100] flex max-h-dvh flex-col gap-2 p-3 pb-[calc(0.75rem+env(safe-area-inset-bottom))] outline-none sm:left-auto sm:right-4 sm:bottom-4 sm:w-full sm:max-w-sm sm:p-0"
       />
     </ToastPrimitive.Provider>
   );

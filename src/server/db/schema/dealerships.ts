@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import type { BusinessHours } from "../../../shared/business-hours";
 import { DEFAULT_TIMEZONE } from "../../../shared/constants";
 import { DEFAULT_UNATTENDED_LEAD_MINUTES } from "../../../shared/speed-to-lead";
 import { at, createdAt, id } from "./columns";
@@ -18,6 +19,15 @@ export const dealerships = pgTable("dealerships", {
   createdAt: createdAt(),
   /** A new lead still unanswered this many minutes e-mails management (issue 14, decision 142). */
   unattendedLeadMinutes: integer("unattended_lead_minutes").notNull().default(DEFAULT_UNATTENDED_LEAD_MINUTES),
+  /** Per weekday open/close or closed (issue 30, decision 191); null until management sets them: the defaults. */
+  businessHours: jsonb("business_hours").$type<BusinessHours>(),
+  /** When management last saved the Settings tab: the first-run checklist's first step (decision 192). */
+  settingsSavedAt: at("settings_saved_at"),
+  /**
+   * The first-run checklist was dismissed (decision 192), for the whole dealership. Dealerships older than the
+   * checklist were set up without it: migration 0029 marks them so.
+   */
+  firstRunDismissedAt: at("first_run_dismissed_at"),
 });
 
 export const dealershipUsers = pgTable(

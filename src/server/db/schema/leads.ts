@@ -1,20 +1,11 @@
 import { sql, type SQL } from "drizzle-orm";
-import { index, pgTable, text, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { FIRST_RESPONSE_KINDS } from "../../../shared/speed-to-lead";
 import { LEAD_STATUSES } from "../../../shared/constants";
 import { LEAD_SOURCES } from "../../../shared/lead-source";
-import { at, createdAt, id } from "./columns";
+import { at, createdAt, id, updatedAt } from "./columns";
 import { dealerships } from "./dealerships";
 import { users } from "./users";
-
-/**
- * The text the leads search looks in (spec part 1 §5: full name, e-mail, phone; decision 011). The phone is there
- * twice, as typed and as bare digits, so "4165550123" finds "416-555-0123". The trigram index is built on this same
- * expression, so a query must use this function to be answered from it.
- */
-export function leadSearchText(t: { firstName: AnyPgColumn; lastName: AnyPgColumn; email: AnyPgColumn; phone: AnyPgColumn }): SQL {
-  return sql`(${t.firstName} || ' ' || ${t.lastName} || ' | ' || coalesce(${t.email}, '') || ' | ' || coalesce(${t.phone}, '') || ' | ' || regexp_replace(coalesce(${t.phone}, ''), '[^0-9]', '', 'g'))`;
-}
 
 export const leads = pgTable(
   "leads",
@@ -36,12 +27,12 @@ export const leads = pgTable(
     source: text("source", { enum: LEAD_SOURCES }).notNull().default("walk-in"),
     /** The ADF document's provider name, for source "adf". */
     sourceProvider: text("source_provider"),
-    // Duplicate check (issue 14, decision 137): the e-mail lower-case and trimmed, the phone as bare digits without a
-    // leading country code 1, kept by PostgreSQL itself so every insert path (form, ADF, import, seed) fills them.
-    // Same rule as normalizePhone in src/shared/phone.ts.
+    // Duplicate check (issue 14, decision 137): the e-mail lower-case and trimmed, the phone as bare digits without its
+    // extension (";ext=123", decision 205) and without a leading country code 1, kept by PostgreSQL itself so every
+    // insert path (form, ADF, import, seed) fills them. Same rule as normalizePhone in src/shared/phone.ts.
     emailNormalized: text("email_normalized").generatedAlwaysAs(sql`nullif(lower(btrim(email)), '')`),
     phoneNormalized: text("phone_normalized").generatedAlwaysAs(
-      sql`nullif(regexp_replace(regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g'), '^1([0-9]{10})$', '\\1'), '')`,
+      sql`nullif(regexp_replace(regexp_replace(split_part(coalesce(phone, ''), ';', 1), '[^0-9]', '', 'g'), '^1([0-9]{10})$', '\\1'), '')`,
     ),
     // Speed-to-lead (decision 140): the first human answer (claim, call, status change), set once (coalesce).
     firstResponseAt: at("first_response_at"),
@@ -49,6 +40,18 @@ export const leads = pgTable(
     firstResponseBy: text("first_response_by").references(() => users.id, { onDelete: "set null" }),
     /** When management was e-mailed that this lead is still untouched (decision 142): once per lead. */
     unattendedAlertedAt: at("unattended_alerted_at"),
+    // What the search looks in (spec part 1 §5; decisions 011, 226): full name, e-mail, the phone as stored (E.164,
+    // decision 205) and as bare digits (a search typed as a number looks for its digits, phoneSearchDigits, so
+    // "(416) 555-0123" and "416 555" find +14165550123), lower-cased. Kept by PostgreSQL on every insert and update,
+    // so a search compares it with LIKE and computes no regexp or lower() per row.
+    searchText: text("search_text").generatedAlwaysAs(
+      (): SQL =>
+        sql`lower(first_name || ' ' || last_name || ' | ' || coalesce(email, '') || ' | ' || coalesce(phone, '') || ' | ' || regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g'))`,
+    ),
+    /** Why it was lost (decision 202): one of the dealership's reasons, set with the move to Lost, cleared on leaving it. */
+    lostReason: text("lost_reason"),
+    /** When it moved to Lost (Sales Rep Analytics counts the reasons of a period by it); cleared on leaving Lost. */
+    lostAt: at("lost_at"),
   },
   (t) => [
     // Keyset pagination of a dealership's list, newest first (id breaks ties).
@@ -72,7 +75,21 @@ export const leads = pgTable(
     index("leads_dealership_phone_normalized_idx").on(t.dealershipId, t.phoneNormalized).where(sql`${t.phoneNormalized} is not null`),
     // The unattended-leads job: only leads nobody answered and nobody was told about yet (decision 142).
     index("leads_unanswered_created_idx").on(t.createdAt).where(sql`${t.firstResponseAt} is null and ${t.unattendedAlertedAt} is null`),
-    // Search: case-insensitive substring (ILIKE '%q%') answered by trigrams (pg_trgm, migration 0002).
-    index("leads_search_trgm_idx").using("gin", sql`${leadSearchText(t)} gin_trgm_ops`),
+    // Sales Rep Analytics' lost reasons: a dealership's leads lost in a period.
+    index("leads_dealership_lost_at_idx").on(t.dealershipId, t.lostAt).where(sql`${t.lostAt} is not null`),
+    // Search: a substring of the lower-cased search text (LIKE '%q%') answered by trigrams (pg_trgm, migration 0002)
+    // together with the dealership and the status (btree_gin): one index scan yields only the dealership's matching
+    // rows of that status, instead of a trigram bitmap of every dealership ANDed with a status bitmap (decision 226).
+    index("leads_dealership_status_search_idx").using("gin", t.dealershipId, t.status, t.searchText.op("gin_trgm_ops")),
   ],
 );
+
+/** A dealership's lost reasons (decision 202), as management ordered them. No row: the default list. */
+export const lostReasonLists = pgTable("lost_reason_lists", {
+  dealershipId: text("dealership_id")
+    .primaryKey()
+    .references(() => dealerships.id, { onDelete: "cascade" }),
+  reasons: jsonb("reasons").$type<string[]>().notNull(),
+  updatedAt: updatedAt(),
+  updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+});

@@ -16,6 +16,11 @@ export const users = pgTable("users", {
   /** The 30-second step of the last authenticator code accepted: a code is never accepted twice (decision 082). */
   twoFactorLastStep: integer("two_factor_last_step"),
   passwordChangedAt: at("password_changed_at"),
+  /**
+   * When the account proved it can read mail at `email` (an e-mailed code; decision 169). Null until then, and again
+   * when a platform admin edits the e-mail. PLATFORM_ADMIN_EMAILS grants platform admin only to a proven address.
+   */
+  emailVerifiedAt: at("email_verified_at"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

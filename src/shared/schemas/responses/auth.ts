@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { businessHoursAnswerSchema } from "./dealership-settings";
 import { dealershipRole, entityId, messageSchema, timestamp } from "./fields";
 
 // What sign-in, the current user and the dealership switcher answer (src/server/auth/routes.ts; decision 053).
@@ -17,6 +18,8 @@ export const currentUserSchema = z.strictObject({
   currentDealershipId: entityId.nullable(),
   twoFactorEnabled: z.boolean(),
   passwordChangedAt: timestamp.nullable(),
+  /** When the account proved its e-mail address with an e-mailed code; null until then (decision 169). */
+  emailVerifiedAt: timestamp.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
 });
@@ -38,6 +41,8 @@ export const dealershipSummarySchema = z.strictObject({
   phone: z.string().nullable(),
   /** IANA zone: the dealership's clock. */
   timezone: z.string().min(1),
+  /** Its business hours (decision 191): the schedule form offers their slots. */
+  businessHours: businessHoursAnswerSchema,
   role: dealershipRole,
 });
 export type DealershipSummary = z.infer<typeof dealershipSummarySchema>;
@@ -49,7 +54,8 @@ export const memberRoleSchema = z.strictObject({ role: dealershipRole });
 export type MemberRole = z.infer<typeof memberRoleSchema>;
 
 export const responses = {
-  "POST /api/register": currentUserSchema,
+  // An invited e-mail whose account has two-factor on joins, then signs in with its code (decision 168).
+  "POST /api/register": loginResponseSchema,
   "POST /api/login": loginResponseSchema,
   "POST /api/logout": messageSchema,
   "GET /api/user": currentUserSchema,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LEAD_SOURCES } from "../../lead-source";
+import { errorAnswerSchema } from "./errors";
 import { entityId, messageSchema, timestamp } from "./fields";
 
 // What the lead intake and CSV routes answer (src/server/intake/routes.ts, src/server/leads/csv-routes.ts; decision 053).
@@ -42,13 +43,16 @@ export const adfReceiptSchema = z.strictObject({
 });
 export type AdfReceipt = z.infer<typeof adfReceiptSchema>;
 
+/** A refused ADF document (400) names the stored document on the dealership's audit list; other refusals do not. */
+export const adfRefusalSchema = errorAnswerSchema.extend({ documentId: entityId.optional() });
+
 /** One row of an import file that cannot become a lead: its line in the file and what is wrong, per field. */
 export const importRowErrorSchema = z.strictObject({
   line: z.number().int().positive(),
   fields: z.record(z.string(), z.string()),
 });
 
-export const importLeadFieldSchema = z.enum(["firstName", "lastName", "email", "phone", "description"]);
+export const importLeadFieldSchema = z.enum(["firstName", "lastName", "email", "phone", "description", "source"]);
 export type ImportLeadField = z.infer<typeof importLeadFieldSchema>;
 
 /** POST .../leads/import/preview: the file's columns, the mapping guessed from them, sample rows, errors. */
@@ -70,6 +74,9 @@ export const importPreviewSchema = z.strictObject({
   errors: z.array(importRowErrorSchema),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
+
+/** An import with bad rows (400) lists them; nothing was imported. */
+export const importRefusalSchema = errorAnswerSchema.extend({ errors: z.array(importRowErrorSchema).optional() });
 
 export const importResultSchema = z.strictObject({ message: z.string(), imported: z.number().int().nonnegative() });
 export type ImportResult = z.infer<typeof importResultSchema>;

@@ -14,6 +14,12 @@ export const NOTIFICATION_TYPES = [
   "test_drive_taken_out",
   "test_drive_returned",
   "test_drive_status_changed",
+  /** A follow-up task's due time came (issue 27): its assignee is reminded. */
+  "task_due",
+  /** Named in a colleague's note on a lead (issue 26). */
+  "note_mention",
+  /** The customer answered an e-mail from the lead page (issue 26): the lead's rep is told. */
+  "email_received",
 ] as const;
 
 /** Part 2 §3 Notification: the signed-in user's own (one row per recipient, decision 101). */

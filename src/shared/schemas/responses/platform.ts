@@ -9,6 +9,12 @@ import { dealershipMemberSchema, invitationSchema, memberRemovedSchema, memberRo
 /** 200 {status: "ok"} while the database answers, 503 {status: "unavailable"} otherwise. */
 export const healthSchema = z.strictObject({ status: z.enum(["ok", "unavailable"]) });
 
+/** 200 {status: "ready"} once the process may take requests; 503 naming what it waits for (and while stopping). */
+export const readySchema = z.union([
+  z.strictObject({ status: z.literal("ready") }),
+  z.strictObject({ status: z.literal("not ready"), waitingFor: z.enum(["database", "migrations", "event dispatcher", "stopping"]) }),
+]);
+
 const total = z.number().int().nonnegative();
 
 /** Part 2 §3 Platform overview: whole-installation totals of the dealerships in service; e-mails count only those sent. */
@@ -106,6 +112,7 @@ export type TestEmailResult = z.infer<typeof testEmailResultSchema>;
 
 export const responses = {
   "GET /api/health": healthSchema,
+  "GET /api/ready": readySchema,
   "GET /api/platform/overview": platformOverviewSchema,
   "GET /api/platform/activity": z.array(platformActivitySchema),
   "GET /api/platform/dealerships": dealershipPageSchema,

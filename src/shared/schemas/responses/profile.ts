@@ -42,10 +42,18 @@ export const activeSessionSchema = z.strictObject({
 });
 export type ActiveSession = z.infer<typeof activeSessionSchema>;
 
+/** The code is on its way to the new address; the e-mail changes when it is confirmed (decision 169). */
+export const emailChangeRequestedSchema = z.strictObject({ message: z.string().min(1), email: z.email() });
+export type EmailChangeRequested = z.infer<typeof emailChangeRequestedSchema>;
+
 export const sessionsEndedSchema = z.strictObject({ ended: z.number().int().min(0) });
 
 export const responses = {
   "PATCH /api/user/profile": currentUserSchema,
+  "POST /api/user/email-verification/request": messageSchema,
+  "POST /api/user/email-verification/confirm": currentUserSchema,
+  "POST /api/user/email-change/request": emailChangeRequestedSchema,
+  "POST /api/user/email-change/confirm": currentUserSchema,
   "POST /api/user/avatar": avatarSchema,
   "PATCH /api/user/password": passwordChangedSchema,
   "GET /api/user/sessions": z.array(activeSessionSchema),

@@ -1,0 +1,2 @@
+ALTER TABLE "leads" drop column "phone_normalized";--> statement-breakpoint
+ALTER TABLE "leads" ADD COLUMN "phone_normalized" text GENERATED ALWAYS AS (nullif(regexp_replace(regexp_replace(split_part(coalesce(phone, ''), ';', 1), '[^0-9]', '', 'g'), '^1([0-9]{10})$', '\1'), '')) STORED;
