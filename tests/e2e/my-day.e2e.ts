@@ -200,6 +200,8 @@ describe("The board and lead distribution", () => {
       await card("Claimed").getByRole("combobox", { name: `Move ${name} to` }).focus();
       await page.keyboard.press("Enter");
       await page.getByRole("option", { name: "Contacted" }).waitFor();
+      // Radix moves focus to the chosen option a frame after the list opens; a key pressed before that is lost.
+      await page.waitForFunction(() => document.activeElement?.getAttribute("role") === "option");
       await page.keyboard.press("ArrowDown");
       await page.keyboard.press("Enter");
       await waitForToast(page, `${name} moved to Contacted`);
