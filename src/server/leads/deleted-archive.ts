@@ -12,7 +12,7 @@ import { leads } from "../db/schema/leads";
 import { notifications, pushNotifications } from "../db/schema/notifications";
 import { tasks } from "../db/schema/tasks";
 import { testDrives } from "../db/schema/test-drives";
-import { users } from "../db/schema/users";
+import { vehiclesOfInterest } from "../db/schema/vehicles-of-interest";
 import { createJobQueue } from "../jobs/job-queue";
 
 // Recently deleted leads (issue 30, decision 214): a deleted or merged-away lead leaves the leads table as it always
@@ -33,6 +33,8 @@ const WENT_WITH_LEAD = {
   lead_duplicates: leadDuplicates,
   lead_emails: leadEmails,
   lead_reply_addresses: leadReplyAddresses,
+  // The vehicles the customer asked for (decision 188); an archive written before they were kept has none.
+  vehicles_of_interest: vehiclesOfInterest,
 } as const satisfies Record<string, PgTable>;
 type WentWith = keyof typeof WENT_WITH_LEAD;
 
@@ -58,6 +60,7 @@ export const MOVED_BY_MERGE = {
   lead_activity: [leadActivity, "id"],
   lead_emails: [leadEmails, "id"],
   lead_reply_addresses: [leadReplyAddresses, "token"],
+  vehicles_of_interest: [vehiclesOfInterest, "id"],
 } as const satisfies Record<string, readonly [PgTable, string]>;
 export type MovedByMerge = { [K in keyof typeof MOVED_BY_MERGE]: Array<string | number> };
 
@@ -101,21 +104,26 @@ export async function archiveLead(tx: Tx, leadId: string, deletedBy: string | nu
 
 /**
  * `insert into <table> select ... from jsonb_populate_recordset(<the rows as to_jsonb wrote them>)`, the generated
- * columns left to PostgreSQL. A person deleted since is no longer named (their columns are "on delete set null" too).
+ * columns left to PostgreSQL. A row deleted since that an "on delete set null" column named is no longer named: a
+ * person who has left, an inventory vehicle sold and removed (the interest keeps its VIN and stock number).
  */
 function reinsert(table: PgTable, json: unknown, where: SQL = sql`true`): SQL {
   const columns = Object.values(getTableColumns(table)).filter((column) => !column.generated);
-  const people = new Set(
+  const setNull = new Map(
     getTableConfig(table)
-      .foreignKeys.map((fk) => fk.reference())
-      .filter((ref) => ref.foreignTable === users)
-      .flatMap((ref) => ref.columns.map((column) => column.name)),
+      .foreignKeys.filter((fk) => fk.onDelete === "set null")
+      .map((fk) => fk.reference())
+      .filter((ref) => ref.columns.length === 1 && ref.foreignColumns.length === 1)
+      .map((ref) => [ref.columns[0]!.name, { table: ref.foreignTable, column: ref.foreignColumns[0]!.name }] as const),
   );
   const names = sql.join(columns.map((column) => sql.identifier(column.name)), sql`, `);
   const values = sql.join(
     columns.map((column) => {
       const value = sql`r.${sql.identifier(column.name)}`;
-      return people.has(column.name) ? sql`(select u.id from ${users} u where u.id = ${value})` : value;
+      const target = setNull.get(column.name);
+      if (!target) return value;
+      const key = sql.identifier(target.column);
+      return sql`(select x.${key} from ${target.table} x where x.${key} = ${value})`;
     }),
     sql`, `,
   );
@@ -174,6 +182,7 @@ export async function restoreArchivedLead(tx: Tx, dealershipId: string, leadId: 
   const taskCount = await put("tasks");
   const emails = await put("lead_emails");
   await put("lead_reply_addresses");
+  await put("vehicles_of_interest");
   // A link to a lead deleted since stays gone.
   await put("lead_duplicates", sql`exists (select 1 from ${leads} x where x.id = r.lead_id) and exists (select 1 from ${leads} x where x.id = r.duplicate_of_id)`);
 
@@ -199,6 +208,7 @@ export async function restoreArchivedLead(tx: Tx, dealershipId: string, leadId: 
     restored.emails += await back("lead_emails");
     // Its reply addresses: replies to its old mail reach it again (none is current: its next mail makes one).
     await back("lead_reply_addresses");
+    await back("vehicles_of_interest");
     await tx.delete(leadMerges).where(and(eq(leadMerges.mergedLeadId, leadId), eq(leadMerges.dealershipId, dealershipId)));
   } else {
     for (const [name, [table, column]] of Object.entries(LINKED_TO_LEAD)) {

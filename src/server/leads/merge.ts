@@ -178,10 +178,11 @@ export async function mergeLeads(tx: Tx, viewer: Viewer, keptId: string, mergedI
     .returning({ id: tasks.id });
   await moveDuplicateLinks(tx, mergedId, keptId);
   // The vehicles the customer asked for, linked to the inventory or waiting for it (decision 188).
-  await tx
+  const interests = await tx
     .update(vehiclesOfInterest)
     .set({ leadId: keptId })
-    .where(and(eq(vehiclesOfInterest.leadId, mergedId), eq(vehiclesOfInterest.dealershipId, viewer.dealershipId)));
+    .where(and(eq(vehiclesOfInterest.leadId, mergedId), eq(vehiclesOfInterest.dealershipId, viewer.dealershipId)))
+    .returning({ id: vehiclesOfInterest.id });
   // Its story too (issue 26): entries, notes and calls, each entry saying where it came from.
   const story = await moveActivity(tx, merged!, keptId);
 
@@ -201,7 +202,13 @@ export async function mergeLeads(tx: Tx, viewer: Viewer, keptId: string, mergedI
     .set({ keptLeadId: keptId })
     .where(and(eq(leadMerges.keptLeadId, mergedId), eq(leadMerges.dealershipId, viewer.dealershipId)));
   // Recoverable for 30 days (decision 214): the merged-away lead as it was, and what moved, to take back on a restore.
-  const movedIds = { appointments: moved.map((r) => r.id), test_drives: drives.map((r) => r.id), tasks: movedTasks.map((r) => r.id), ...story };
+  const movedIds = {
+    appointments: moved.map((r) => r.id),
+    test_drives: drives.map((r) => r.id),
+    tasks: movedTasks.map((r) => r.id),
+    vehicles_of_interest: interests.map((r) => r.id),
+    ...story,
+  };
   await archiveLead(tx, mergedId, viewer.userId, { into: { id: keptId, firstName: updated.firstName, lastName: updated.lastName }, moved: movedIds });
   const [deleted] = await tx.delete(leads).where(inDealership(mergedId)).returning({ id: leads.id });
   if (!deleted) throw conflict(ALREADY_MERGED);

@@ -6,7 +6,7 @@ import { activityEntrySchema } from "../../shared/activity";
 import { deletedLeadSchema, restoreResultSchema } from "../../shared/schemas/deleted-leads";
 import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { makeAppointment } from "../db/factories-appointments";
-import { makeTestDrive } from "../db/factories-test-drives";
+import { makeTestDrive, makeVehicle } from "../db/factories-test-drives";
 import { leadActivity, leadCalls, leadNotes } from "../db/schema/activity";
 import { appointments } from "../db/schema/appointments";
 import { leadEmails, leadReplyAddresses } from "../db/schema/customer-mail";
@@ -16,7 +16,8 @@ import { domainEvents } from "../db/schema/events";
 import { leadDuplicates, leadMerges } from "../db/schema/lead-duplicates";
 import { leads } from "../db/schema/leads";
 import { tasks } from "../db/schema/tasks";
-import { testDrives } from "../db/schema/test-drives";
+import { testDrives, vehicles } from "../db/schema/test-drives";
+import { vehiclesOfInterest } from "../db/schema/vehicles-of-interest";
 import { purgeDeletedLeads, startPurgeDeletedLeadsJob } from "./deleted-archive";
 
 // Recently deleted (issue 30, decision 214): a deleted or merged-away lead comes back with everything it had, once,
@@ -51,7 +52,14 @@ afterAll(() => t.close());
 
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
-/** A worked client with a bit of everything: claimed, edited, a note, a call, a task, an appointment, a drive, a duplicate. */
+let vinSerial = 0;
+/** A VIN-shaped string nobody else in this file uses (the interests are stored as intake normalised them). */
+const someVin = () => `KM8JCCD1XSU${String(++vinSerial).padStart(6, "0")}`;
+
+/**
+ * A worked client with a bit of everything: claimed, edited, a note, a call, a task, an appointment, a drive, a
+ * duplicate, and two vehicles of interest (as ADF intake records them): one in the inventory, one not yet.
+ */
 async function workedClient(email = `client-${Math.random().toString(36).slice(2)}@example.com`): Promise<string> {
   const created = await as.frontDesk.post(`/api/dealerships/${ours}/leads`, { firstName: "Maximiliano", lastName: "Fernández-Castellanos", email, phone: "514-555-0199" });
   expect(created.statusCode, created.body).toBe(201);
@@ -65,6 +73,11 @@ async function workedClient(email = `client-${Math.random().toString(36).slice(2
   expect(mail.statusCode, mail.body).toBe(201);
   await makeAppointment(t.db, { dealershipId: ours, userId: people.sales.id, date: tomorrow(), leadId: id });
   await makeTestDrive(t.db, { dealershipId: ours, leadId: id, takenOutBy: people.sales.id, takenOutAt: new Date(Date.now() - 7_200_000), returnedAt: new Date(Date.now() - 3_600_000) });
+  const inStock = await makeVehicle(t.db, { dealershipId: ours, vin: someVin(), make: "Hyundai", model: "Tucson" });
+  await t.db.insert(vehiclesOfInterest).values([
+    { dealershipId: ours, leadId: id, interest: "buy", vin: inStock.vin, vehicleId: inStock.id },
+    { dealershipId: ours, leadId: id, interest: "lease", vin: someVin(), stockNumber: "T-2025-PREF" },
+  ]);
   await t.app.events.flush();
   return id;
 }
@@ -82,6 +95,12 @@ async function holdings(leadId: string) {
     replyAddresses: await idsOf(t.db.select({ id: leadReplyAddresses.token }).from(leadReplyAddresses).where(eq(leadReplyAddresses.leadId, leadId))),
     appointments: await idsOf(t.db.select({ id: appointments.id }).from(appointments).where(eq(appointments.leadId, leadId))),
     testDrives: await idsOf(t.db.select({ id: testDrives.id }).from(testDrives).where(eq(testDrives.leadId, leadId))),
+    vehiclesOfInterest: (
+      await t.db
+        .select({ id: vehiclesOfInterest.id, vin: vehiclesOfInterest.vin, stock: vehiclesOfInterest.stockNumber, vehicleId: vehiclesOfInterest.vehicleId })
+        .from(vehiclesOfInterest)
+        .where(eq(vehiclesOfInterest.leadId, leadId))
+    ).sort((a, b) => a.id.localeCompare(b.id)),
     duplicates: (await t.db.select().from(leadDuplicates).where(or(eq(leadDuplicates.leadId, leadId), eq(leadDuplicates.duplicateOfId, leadId)))).length,
   };
 }
@@ -111,12 +130,13 @@ describe("deleting and restoring a lead", () => {
     expect(before.appointments).toHaveLength(1);
     expect(before.testDrives).toHaveLength(1);
     expect(before.activity.length).toBeGreaterThanOrEqual(5);
+    expect(before.vehiclesOfInterest).toHaveLength(2);
 
     // The spec's delete, by the rep whose client it is: the answer is the spec's.
     const deleted = await as.sales.delete(`/api/leads/${id}`);
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(deleted.json()).toEqual({ message: "Lead deleted successfully" });
-    expect(await holdings(id)).toEqual({ lead: 0, activity: [], notes: [], calls: [], tasks: [], emails: [], replyAddresses: [], appointments: [], testDrives: [], duplicates: 0 });
+    expect(await holdings(id)).toEqual({ lead: 0, activity: [], notes: [], calls: [], tasks: [], emails: [], replyAddresses: [], appointments: [], testDrives: [], vehiclesOfInterest: [], duplicates: 0 });
     // Gone for every screen: the lead, the lists, search.
     expect((await as.management.get(`/api/leads/${id}`)).statusCode).toBe(404);
     const list = await as.management.get(`/api/dealerships/${ours}/leads?q=${encodeURIComponent(email)}`);
@@ -167,6 +187,16 @@ describe("deleting and restoring a lead", () => {
     expect(await restoredEvents(id)).toBe(1);
   });
 
+  it("brings back a vehicle of interest whose inventory vehicle was removed meanwhile, unlinked, with its VIN", async () => {
+    const id = await workedClient();
+    const [linked] = (await holdings(id)).vehiclesOfInterest.filter((v) => v.vehicleId);
+    expect((await as.management.delete(`/api/leads/${id}`)).statusCode).toBe(200);
+    await t.db.delete(vehicles).where(eq(vehicles.id, linked!.vehicleId!));
+    const restored = await as.management.post(`/api/leads/${id}/restore`);
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect((await holdings(id)).vehiclesOfInterest).toContainEqual({ ...linked, vehicleId: null });
+  });
+
   it("gives a rep who has left no client back: the lead returns to New Leads", async () => {
     const leaver = await makeUser(t.db, { memberships: [{ dealershipId: ours, role: "sales" }] });
     const created = await as.frontDesk.post(`/api/dealerships/${ours}/leads`, { firstName: "Ana", lastName: "Ng", assignedTo: leaver.id });
@@ -191,6 +221,7 @@ describe("restoring a merged-away lead", () => {
     expect(merge.statusCode, merge.body).toBe(200);
     await t.app.events.flush();
     expect((await holdings(kept)).notes).toHaveLength(2);
+    expect((await holdings(kept)).vehiclesOfInterest).toHaveLength(4);
 
     const listed = (await deletedList(as.management)).find((l) => l.id === merged);
     expect(listed).toMatchObject({ mergedInto: { id: kept, firstName: "Maximiliano" }, deletedBy: { id: people.frontDesk.id } });
