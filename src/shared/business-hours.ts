@@ -68,11 +68,17 @@ export function opensAnyDay(hours: BusinessHours): boolean {
   return WEEKDAYS.some((d) => hours[d] !== null);
 }
 
+/** "The dealership is closed on Sundays" for a date on a closed weekday; null on an open one. */
+export function closedOn(date: string, hours: BusinessHours): string | null {
+  const weekday = weekdayOf(date);
+  return hours[weekday] ? null : `The dealership is closed on ${WEEKDAY_LABELS[weekday]}s`;
+}
+
 /** Why a date and time are not a slot, in the form's words; null when they are one. */
 export function slotProblem(date: string, time: string, hours: BusinessHours): { field: "date" | "time"; message: string } | null {
-  const weekday = weekdayOf(date);
-  const day = hours[weekday];
-  if (!day) return { field: "date", message: `The dealership is closed on ${WEEKDAY_LABELS[weekday]}s` };
+  const closed = closedOn(date, hours);
+  if (closed) return { field: "date", message: closed };
+  const day = hours[weekdayOf(date)]!;
   if (!slotsOn(date, hours).includes(time)) {
     return { field: "time", message: `Please choose one of the available time slots (${day.open} to ${timeOf(minutesOf(day.close) - SLOT_MINUTES)})` };
   }
@@ -89,6 +95,19 @@ export function nextOpenDay(date: string, hours: BusinessHours): { date: string;
     if (day) return { date: next, ...day };
   }
   return null;
+}
+
+/**
+ * The first wall-clock moment at or after `date` `time` (the dealership's YYYY-MM-DD and HH:MM) when the dealership is
+ * open: that moment itself when it is open then (opening included, closing not), else that day's opening when it
+ * opens later that day, else the next open day's opening. Null when it opens on no day.
+ */
+export function openAtOrAfter(date: string, time: string, hours: BusinessHours): { date: string; time: string; moved: boolean } | null {
+  const day = hours[weekdayOf(date)];
+  if (day && time >= day.open && time < day.close) return { date, time, moved: false };
+  if (day && time < day.open) return { date, time: day.open, moved: true };
+  const next = nextOpenDay(date, hours);
+  return next ? { date: next.date, time: next.open, moved: true } : null;
 }
 
 /** "09:00–18:00" or "Closed": how a day's hours read on screen. */

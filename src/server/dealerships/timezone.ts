@@ -13,13 +13,16 @@ export async function dealershipTimezone(db: Db | Tx, dealershipId: string): Pro
   return row.timezone;
 }
 
-/** The dealership's clock with its business hours (decision 191; the defaults until management sets them). */
-export async function dealershipClock(db: Db | Tx, dealershipId: string): Promise<{ timezone: string; businessHours: BusinessHours }> {
+/**
+ * The dealership's clock with its business hours (decision 191; the defaults until management sets them), and whether
+ * management has set them (decision 235: only set hours move an automatic follow-up).
+ */
+export async function dealershipClock(db: Db | Tx, dealershipId: string): Promise<{ timezone: string; businessHours: BusinessHours; hoursSet: boolean }> {
   const [row] = await db
     .select({ timezone: dealerships.timezone, businessHours: dealerships.businessHours })
     .from(dealerships)
     .where(eq(dealerships.id, dealershipId))
     .limit(1);
   if (!row) throw new Error(`dealership ${dealershipId} not found`);
-  return { timezone: row.timezone, businessHours: businessHoursOrDefault(row.businessHours) };
+  return { timezone: row.timezone, businessHours: businessHoursOrDefault(row.businessHours), hoursSet: row.businessHours !== null };
 }

@@ -10,8 +10,9 @@ import { makeLead } from "../db/factories-leads";
 import { makeTestDrive } from "../db/factories-test-drives";
 import { leadActivity } from "../db/schema/activity";
 import { domainEvents } from "../db/schema/events";
+import { dealerships } from "../db/schema/dealerships";
 import { followUpSettings, tasks } from "../db/schema/tasks";
-import { followUpUntouchedLeads, nextBusinessDayAt } from "./follow-ups";
+import { followUpUntouchedLeads, nextBusinessDayAt, withinBusinessHours } from "./follow-ups";
 
 // Automatic follow-ups (issue 27, decision 200): each rule makes its task once per trigger, even when the event is
 // handled again; management turns rules off and sets their times.
@@ -58,7 +59,23 @@ beforeEach(async () => {
   await t.app.events.flush();
   await t.db.delete(tasks);
   await t.db.delete(followUpSettings);
+  // No hours set: the defaults, which move no follow-up (decision 235).
+  await t.db.update(dealerships).set({ businessHours: null }).where(eq(dealerships.id, ours));
 });
+
+const NEVER_OPEN = Object.fromEntries(Object.keys(DEFAULT_BUSINESS_HOURS).map((d) => [d, null])) as unknown as typeof DEFAULT_BUSINESS_HOURS;
+
+/**
+ * Management sets hours under which the dealership is closed now, today and until tomorrow, when it opens 10:00 to
+ * 16:00: answers tomorrow's date on its clock (whatever the hour the test runs, a follow-up made now is due then).
+ */
+async function closedUntilTomorrowTen(): Promise<string> {
+  const tomorrow = addDays(localToday(TZ), 1);
+  const hours = { ...NEVER_OPEN, [weekdayOf(tomorrow)]: { open: "10:00", close: "16:00" } };
+  const saved = await as.management.put(`/api/dealerships/${ours}/settings`, { businessHours: hours });
+  expect(saved.statusCode, saved.body).toBe(200);
+  return tomorrow;
+}
 
 describe("a claimed lead with no contact", () => {
   it("gets one call task for the rep, due 15 minutes after the claim, however often the claim is handled", async () => {
@@ -87,6 +104,60 @@ describe("a claimed lead with no contact", () => {
     await as.sales.post(`/api/leads/${later.id}/claim`);
     await t.app.events.flush();
     expect(await tasksOn(later.id)).toHaveLength(0);
+  });
+});
+
+describe("business hours (decision 235)", () => {
+  const clock = (hours: typeof DEFAULT_BUSINESS_HOURS, hoursSet = true) => ({ timezone: TZ, businessHours: hours, hoursSet });
+  // Tuesday 2026-11-24 to Monday 2026-11-30 in Toronto (EST, UTC-5): open Monday to Friday 09:00 to 18:00.
+  const weekdays = { ...DEFAULT_BUSINESS_HOURS, saturday: null, sunday: null };
+  const at = (local: string) => new Date(`${local}-05:00`);
+
+  it("moves a follow-up due while the dealership is closed to its next opening, and leaves one due while open", () => {
+    const open = at("2026-11-24T17:59:30");
+    expect(withinBusinessHours(open, clock(weekdays))).toEqual(open); // the very instant, seconds and all
+    expect(withinBusinessHours(at("2026-11-24T07:15:00"), clock(weekdays))).toEqual(at("2026-11-24T09:00:00")); // before opening: that day's
+    expect(withinBusinessHours(at("2026-11-24T18:00:00"), clock(weekdays))).toEqual(at("2026-11-25T09:00:00")); // closing time is closed
+    expect(withinBusinessHours(at("2026-11-27T23:50:00"), clock(weekdays))).toEqual(at("2026-11-30T09:00:00")); // Friday night: Monday
+    expect(withinBusinessHours(at("2026-11-28T12:00:00"), clock(weekdays))).toEqual(at("2026-11-30T09:00:00")); // a closed Saturday
+  });
+
+  it("moves nothing while management has set no hours, nor when the dealership opens on no day", () => {
+    const night = at("2026-11-24T23:30:00");
+    expect(withinBusinessHours(night, clock(DEFAULT_BUSINESS_HOURS, false))).toEqual(night);
+    expect(withinBusinessHours(night, clock(NEVER_OPEN))).toEqual(night);
+  });
+
+  it("a claim while the dealership is closed gets its first call at the next opening, not 15 minutes later", async () => {
+    const tomorrow = await closedUntilTomorrowTen();
+    const lead = await makeLead(t.db, { dealershipId: ours });
+    expect((await as.sales.post(`/api/leads/${lead.id}/claim`)).statusCode).toBe(200);
+    await t.app.events.flush();
+    const made = await tasksOn(lead.id);
+    expect(made).toMatchObject([{ type: "call", assigneeId: people.sales.id, note: "First call to the new client" }]);
+    expect(onDealershipClockParts(made[0]!.dueAt)).toBe(`${tomorrow}, 10:00`);
+  });
+
+  it("a no-show marked while the dealership is closed gets its call at the next opening", async () => {
+    const tomorrow = await closedUntilTomorrowTen();
+    const lead = await makeLead(t.db, { dealershipId: ours, claimedBy: people.sales.id });
+    // Booked before the hours were set; marked now.
+    const missed = await makeAppointment(t.db, { dealershipId: ours, userId: people.sales.id, date: localToday(TZ), time: "09:00", leadId: lead.id });
+    expect((await as.sales.patch(`/api/appointments/${missed.id}/status`, { status: "no-show" })).statusCode).toBe(200);
+    await t.app.events.flush();
+    const made = await tasksOn(lead.id);
+    expect(made).toHaveLength(1);
+    expect(onDealershipClockParts(made[0]!.dueAt)).toBe(`${tomorrow}, 10:00`);
+  });
+
+  it("a client found untouched while the dealership is closed gets the call at the next opening", async () => {
+    const tomorrow = await closedUntilTomorrowTen();
+    const lead = await makeLead(t.db, { dealershipId: ours, claimedBy: people.sales.id });
+    await t.db.insert(leadActivity).values({ leadId: lead.id, dealershipId: ours, type: "lead.claimed", payload: {}, at: new Date(Date.now() - 4 * 86_400_000) });
+    await followUpUntouchedLeads(t.db);
+    const made = await tasksOn(lead.id);
+    expect(made).toHaveLength(1);
+    expect(onDealershipClockParts(made[0]!.dueAt)).toBe(`${tomorrow}, 10:00`);
   });
 });
 

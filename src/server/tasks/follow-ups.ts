@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
-import { nextOpenDay, type BusinessHours } from "../../shared/business-hours";
+import { nextOpenDay, openAtOrAfter, type BusinessHours } from "../../shared/business-hours";
 import { addDays, localMoment } from "../../shared/dealership-clock";
 import type { DomainEvent } from "../../shared/events";
 import { DEFAULT_FOLLOW_UP_RULES, followUpRulesSchema, type FollowUpRules, type FollowUpRulesUpdate } from "../../shared/schemas/follow-up-rules";
 import type { TaskType } from "../../shared/schemas/task";
-import { dealershipClock, dealershipTimezone } from "../dealerships/timezone";
+import { dealershipClock } from "../dealerships/timezone";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { dealerships } from "../db/schema/dealerships";
 import { leads } from "../db/schema/leads";
@@ -54,6 +54,21 @@ export function nextBusinessDayAt(date: string, time: string, hours: BusinessHou
   const day = nextOpenDay(date, hours);
   if (!day) return { date: addDays(date, 1), time };
   return { date: day.date, time: time >= day.open && time < day.close ? time : day.open };
+}
+
+type Clock = Awaited<ReturnType<typeof dealershipClock>>;
+
+/**
+ * Decision 235: an automatic follow-up is never due while the dealership is closed. A due time outside the business
+ * hours management has set moves to the next opening (that day's, or the next open day's); with no hours set (the
+ * defaults are a placeholder, not a statement that the dealership is closed at 18:30), or a week with no open day, it
+ * stays as the rule made it.
+ */
+export function withinBusinessHours(due: Date, clock: Clock): Date {
+  if (!clock.hoursSet) return due;
+  const local = localMoment(clock.timezone, due);
+  const open = openAtOrAfter(local.date, local.time, clock.businessHours);
+  return open?.moved ? dueInstant(`${open.date}T${open.time}`, clock.timezone) : due;
 }
 
 interface FollowUp {
@@ -111,11 +126,13 @@ export async function followUpClaim(tx: Tx, event: Handled): Promise<void> {
   if (event.type !== "lead.claimed" && event.type !== "lead.assigned") return;
   const rule = (await followUpRulesOf(tx, event.dealershipId)).claimedNoContact;
   if (!rule.enabled) return;
+  // A lead assigned at night (intake's distribution, decision 201) is called when the dealership opens.
+  const clock = await dealershipClock(tx, event.dealershipId);
   await makeFollowUp(tx, {
     dealershipId: event.dealershipId,
     leadId: event.payload.lead.id,
     type: "call",
-    dueAt: new Date(whenOf(event).getTime() + rule.minutes * 60_000),
+    dueAt: withinBusinessHours(new Date(whenOf(event).getTime() + rule.minutes * 60_000), clock),
     candidates: [event.payload.claimedBy.id],
     note: "First call to the new client",
     origin: `claimedNoContact:${event.id}`,
@@ -151,16 +168,17 @@ export async function followUpNoShow(tx: Tx, event: Handled): Promise<void> {
   if (appointment.status !== "no-show" || !appointment.leadId) return;
   const rule = (await followUpRulesOf(tx, event.dealershipId)).appointmentNoShow;
   if (!rule.enabled) return;
-  const timezone = await dealershipTimezone(tx, event.dealershipId);
+  const clock = await dealershipClock(tx, event.dealershipId);
+  const { timezone } = clock;
   const at = whenOf(event);
-  // The same day: never past its last minute on the dealership's clock.
+  // The same day: never past its last minute on the dealership's clock; past closing, at the next opening.
   const lastMinute = startOfLocalDay(addDays(localMoment(timezone, at).date, 1), timezone).getTime() - 60_000;
   const [lead] = await tx.select({ claimedBy: leads.claimedBy }).from(leads).where(eq(leads.id, appointment.leadId)).limit(1);
   await makeFollowUp(tx, {
     dealershipId: event.dealershipId,
     leadId: appointment.leadId,
     type: "call",
-    dueAt: new Date(Math.max(at.getTime(), Math.min(at.getTime() + rule.minutes * 60_000, lastMinute))),
+    dueAt: withinBusinessHours(new Date(Math.max(at.getTime(), Math.min(at.getTime() + rule.minutes * 60_000, lastMinute))), clock),
     candidates: [appointment.assignedTo, lead?.claimedBy, appointment.createdBy],
     note: `Missed the appointment "${appointment.title}"`,
     origin: `appointmentNoShow:${event.id}`,
@@ -196,12 +214,16 @@ export async function followUpUntouchedLeads(db: Db, now: Date = new Date()): Pr
       order by last.at
       limit ${UNTOUCHED_CHUNK}`);
     let made = 0;
+    // Found at night, the call is due when the dealership opens (decision 235): each dealership's clock read once.
+    const clocks = new Map<string, Clock>();
     for (const lead of rowsOf<{ id: string; dealership_id: string; claimed_by: string; last_id: string }>(quiet)) {
+      let clock = clocks.get(lead.dealership_id);
+      if (!clock) clocks.set(lead.dealership_id, (clock = await dealershipClock(tx, lead.dealership_id)));
       const ok = await makeFollowUp(tx, {
         dealershipId: lead.dealership_id,
         leadId: lead.id,
         type: "call",
-        dueAt: now,
+        dueAt: withinBusinessHours(now, clock),
         candidates: [lead.claimed_by],
         note: "Nothing has happened on this client for a while",
         origin: `untouchedLead:${lead.id}:${lead.last_id}`,

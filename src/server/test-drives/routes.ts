@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { closedOn } from "../../shared/business-hours";
 import { localMoment } from "../../shared/dealership-clock";
 import { can } from "../../shared/permissions";
 import {
@@ -11,11 +12,11 @@ import {
   updateTestDriveSchema,
   responses,
 } from "../../shared/schemas/test-drive";
-import { dealershipTimezone } from "../dealerships/timezone";
+import { dealershipClock, dealershipTimezone } from "../dealerships/timezone";
 import { requireUser, signedInFirst } from "../auth/current-user";
 import { dealershipFirst, requireDealershipAccess } from "../auth/tenancy";
 import { answers, checkedFirst, checkedInHandler, dealershipPath, pathOf, type ZodTypeProvider } from "../http/contract";
-import { forbidden, notFound, parseInput } from "../http/errors";
+import { badRequest, forbidden, notFound, parseInput } from "../http/errors";
 import { visibleLead } from "../leads/visible-lead";
 import { bookTestDrive, changeTestDriveStatus, deleteDrive, editTestDrive, returnDrive } from "./commands";
 import { findVisibleTestDrive, listTestDrives, testDriveOf, testDrivesOfLead } from "./queries";
@@ -34,9 +35,10 @@ export async function testDriveRoutes(server: FastifyInstance): Promise<void> {
     // The dealership comes from the body (part 2 §7): without one, the schema's 400 names the field.
     if (typeof body.dealershipId !== "string" || body.dealershipId.trim() === "") parseInput(createTestDriveSchema("2000-01-01"), body);
     const access = await requireDealershipAccess(request, String(body.dealershipId).trim());
-    const timezone = await dealershipTimezone(app.db, access.dealershipId);
+    // Not before today on the dealership's clock, nor on a day it is closed (decision 236).
+    const { timezone, businessHours } = await dealershipClock(app.db, access.dealershipId);
     const now = localMoment(timezone, new Date());
-    const input = parseInput(createTestDriveSchema(now.date), body);
+    const input = parseInput(createTestDriveSchema(now.date, businessHours), body);
     const drive = await bookTestDrive(app.db, access, input, now);
     return reply.code(201).send(drive);
   });
@@ -74,8 +76,14 @@ export async function testDriveRoutes(server: FastifyInstance): Promise<void> {
   });
 
   app.patch("/api/test-drives/:id", { schema: { params: pathOf("id"), body: updateTestDriveSchema, response: answers(responses["PATCH /api/test-drives/:id"]) }, preValidation: driveFirst.preValidation }, async (request) => {
-    const { viewer } = driveFirst.answer(request);
+    const { row, viewer } = driveFirst.answer(request);
     const changes = request.body;
+    // A booking moved to a day the dealership is closed is refused, as a new one is (decision 236); one kept on its
+    // day is not, closed since or not.
+    if (changes.testDriveDate && changes.testDriveDate !== row.testDriveDate) {
+      const closed = closedOn(changes.testDriveDate, (await dealershipClock(app.db, viewer.dealershipId)).businessHours);
+      if (closed) throw badRequest(`testDriveDate: ${closed}`, { testDriveDate: closed });
+    }
     return editTestDrive(app.db, viewer, request.params.id, changes);
   });
 

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
+import { DEFAULT_BUSINESS_HOURS, WEEKDAY_LABELS, weekdayOf } from "../../shared/business-hours";
 import { localToday, addDays } from "../../shared/dealership-clock";
 import { TAKE_OUT_MESSAGES, TEST_DRIVE_ERRORS, testDriveSchema, type TestDrive } from "../../shared/schemas/test-drive";
 import { vehicleSchema, type Vehicle } from "../../shared/schemas/vehicle";
@@ -324,6 +325,43 @@ describe("booking, editing and the detail screen", () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ vehicleDriven: "2021 Mazda 3", stockNumber: "Z-9", testDriveDate: addDays(today, 5), testDriveTime: "09:15", notes: null });
+  });
+
+  it("refuses a booking on a day the dealership is closed, new or moved, with the day named (decision 236)", async () => {
+    const closedDay = addDays(today, 3);
+    const weekday = weekdayOf(closedDay);
+    const hours = { ...DEFAULT_BUSINESS_HOURS, [weekday]: null };
+    expect((await agents.management.put(`/api/dealerships/${dealershipId}/settings`, { businessHours: hours })).statusCode).toBe(200);
+    try {
+      const message = `The dealership is closed on ${WEEKDAY_LABELS[weekday]}s`;
+      const refused = await agents.sales.post("/api/test-drives", {
+        dealershipId,
+        ...newClient,
+        email: `closed${Math.random()}@example.com`,
+        vehicleType: "manual",
+        stockNumber: "C-1",
+        vehicleDriven: "2025 Hyundai Tucson Preferred",
+        status: "scheduled",
+        testDriveDate: closedDay,
+        testDriveTime: "14:30",
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({ message: `testDriveDate: ${message}`, fields: { testDriveDate: message } });
+      // An open day at any time is booked: a drive before opening or after closing is an arrangement, not a slot.
+      const drive = await book();
+      const early = await agents.sales.patch(`/api/test-drives/${drive.id}`, { testDriveTime: "07:45" });
+      expect(early.statusCode, early.body).toBe(200);
+      const moved = await agents.sales.patch(`/api/test-drives/${drive.id}`, { testDriveDate: closedDay, testDriveTime: "10:00" });
+      expect(moved.statusCode, moved.body).toBe(400);
+      expect(moved.json().fields).toEqual({ testDriveDate: message });
+      expect((await agents.sales.get(`/api/test-drives/${drive.id}`)).json()).toMatchObject({ testDriveDate: addDays(today, 2), testDriveTime: "07:45" });
+      // A booking already on a day closed since keeps its day when something else of it is edited.
+      await t.db.update(testDrives).set({ testDriveDate: closedDay }).where(eq(testDrives.id, drive.id));
+      const kept = await agents.sales.patch(`/api/test-drives/${drive.id}`, { testDriveDate: closedDay, notes: "Customer confirmed by phone" });
+      expect(kept.statusCode, kept.body).toBe(200);
+    } finally {
+      await agents.management.put(`/api/dealerships/${dealershipId}/settings`, { businessHours: DEFAULT_BUSINESS_HOURS });
+    }
   });
 
   it("refuses an edit with an unknown field or a malformed time", async () => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { closedOn, DEFAULT_BUSINESS_HOURS, type BusinessHours } from "../business-hours";
 import { EARLIEST_DATE, isCalendarDate, isIsoDate, LATEST_DATE } from "../dealership-clock";
 import { optionalPhoneField } from "./lead";
 import { entityId, messageSchema, timestamp } from "./responses/fields";
@@ -109,10 +110,11 @@ const testDriveDate = z
  * POST /api/test-drives (part 2 §7). status "out" takes the vehicle out now (the take-out dialog); "scheduled" books a
  * drive for testDriveDate at testDriveTime on the dealership's clock (Book a Test Drive), never before `today`.
  * takenOutBy and takenOutAt are the session's user and the server's clock: a body's values are ignored (zod drops
- * them). For an existing client the names and contact come from the lead. For manual entry the form sends stockNumber
+ * them). A booking on a day the dealership is closed is refused; any time of an open day is kept (decision 236).
+ * For an existing client the names and contact come from the lead. For manual entry the form sends stockNumber
  * plus make and model (or vehicleDriven).
  */
-export function createTestDriveSchema(today: string) {
+export function createTestDriveSchema(today: string, hours: BusinessHours = DEFAULT_BUSINESS_HOURS) {
   return z
     .object({
       dealershipId: z.string({ message: "dealershipId is required" }).trim().min(1, { message: "dealershipId is required" }).max(64),
@@ -160,6 +162,7 @@ export function createTestDriveSchema(today: string) {
         if (!date) issue("testDriveDate", TAKE_OUT_MESSAGES.date);
         else if (!testDriveDate.safeParse(date).success) issue("testDriveDate", testDriveDate.safeParse(date).error?.issues[0]?.message ?? TAKE_OUT_MESSAGES.dateFormat);
         else if (date < today) issue("testDriveDate", TAKE_OUT_MESSAGES.datePast);
+        else if (closedOn(date, hours)) issue("testDriveDate", closedOn(date, hours)!);
         if (!time) issue("testDriveTime", TAKE_OUT_MESSAGES.time);
         else if (!testDriveTime.safeParse(time).success) issue("testDriveTime", TAKE_OUT_MESSAGES.timeFormat);
       }
