@@ -4,6 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, localToday } from "../../src/shared/dealership-clock";
 import { logInAs } from "./helpers/auth";
+import { expectAccessible } from "./helpers/axe";
 import { launchBrowser, newPage, PHONE } from "./helpers/browser";
 import { shotIfAsked, waitForHeading, waitForPath, waitForToast } from "./helpers/page";
 import { startServer, type RunningServer } from "./helpers/server";
@@ -29,6 +30,27 @@ function dayLabel(date: string): RegExp {
 
 function card(p: Page, name: string) {
   return p.getByTestId("appointment-card").filter({ hasText: name });
+}
+
+function driveCard(p: Page, name: string) {
+  return p.getByTestId("test-drive-card").filter({ hasText: name });
+}
+
+/** Two drives the rep booked for tomorrow, on leads with long real-world names (issue 27: the calendar shows them). */
+const DRIVES = [
+  { firstName: "Oluwaseun", lastName: "Adeyemi-Okonkwo", vehicle: "2024 Ford F-150 Lariat SuperCrew 4x4 with the Max Trailer Tow Package", time: "11:00" },
+  { firstName: "Maria Guadalupe", lastName: "Wojciechowski-Hernández", vehicle: "2025 Toyota RAV4 Hybrid XSE", time: "15:00" },
+] as const;
+
+/** The names on the day's cards, top to bottom (those this file made: the demo data may book the day too). */
+async function dayOrder(p: Page): Promise<string[]> {
+  const ours = ["Quinn", "Robin", "Oluwaseun", "Maria Guadalupe", "Nguyễn"];
+  return (await p.locator('[data-testid="appointment-card"] h3, [data-testid="test-drive-card"] h3').allTextContents()).filter((name) => ours.some((first) => name.startsWith(first)));
+}
+
+/** How many appointments the rep has on the day, as the appointments call says. */
+async function appointmentsOn(p: Page, date: string): Promise<number> {
+  return ((await (await p.request.get(`/api/dealerships/${dealershipId}/appointments?date=${date}`)).json()) as unknown[]).length;
 }
 
 beforeAll(async () => {
@@ -168,6 +190,90 @@ describe("scheduling and working an appointment in the browser", () => {
     await page.getByRole("option", { name: "All Appointments" }).click();
   });
 
+  it("shows the day's test drives beside its appointments, with their own badge, and counts both (issue 27)", async () => {
+    for (const drive of DRIVES) {
+      const lead = await page.request.post(`/api/dealerships/${dealershipId}/leads`, { data: { firstName: drive.firstName, lastName: drive.lastName, phone: "416-555-0190" } });
+      expect(lead.status()).toBe(201);
+      const booked = await page.request.post("/api/test-drives", {
+        data: { dealershipId, clientType: "existing", leadId: ((await lead.json()) as { id: string }).id, vehicleType: "manual", vehicleDriven: drive.vehicle, stockNumber: "HT25-004411-B", status: "scheduled", testDriveDate: tomorrow, testDriveTime: drive.time },
+      });
+      expect(booked.status()).toBe(201);
+    }
+    // The day is read from the agenda, the call My Day reads.
+    const agendaCall = page.waitForRequest((r) => r.url().includes(`/agenda?date=${tomorrow}&scope=mine`));
+    await page.goto(`/calendar?date=${tomorrow}`);
+    await agendaCall;
+    const oluwaseun = driveCard(page, "Oluwaseun Adeyemi-Okonkwo");
+    await oluwaseun.waitFor();
+    // The day's appointments (Quinn's, completed, Robin's, cancelled, and any the demo data booked), and the two drives.
+    const booked = await appointmentsOn(page, tomorrow);
+    expect(booked).toBeGreaterThanOrEqual(2);
+    expect(await page.getByTestId("day-count").textContent()).toBe(`${booked} appointments · 2 test drives`);
+    expect(await oluwaseun.getByTestId("test-drive-badge").textContent()).toBe("Test drive");
+    const text = await oluwaseun.textContent();
+    expect(text).toContain(DRIVES[0].vehicle);
+    expect(text).toContain("Booked: 11:00 AM");
+    expect(text).toContain("Sales Associate: Sam Sales");
+    expect(await oluwaseun.getByTestId("test-drive-status").textContent()).toBe("Scheduled");
+    // In time order with the appointments: 11:00 drive, 14:00 Quinn, 15:00 drive, 16:30 Robin.
+    expect(await dayOrder(page)).toEqual(["Oluwaseun Adeyemi-Okonkwo", "Quinn Appointment-E2E", "Maria Guadalupe Wojciechowski-Hernández", "Robin Cancel-E2E"]);
+    await expectAccessible(page, "/calendar with test drives at 1280 px");
+    await shotIfAsked(page, "calendar-drives-1280");
+
+    // The status filter and the search narrow the drives too.
+    await page.getByRole("combobox", { name: "Filter by status" }).click();
+    await page.getByRole("option", { name: "Scheduled", exact: true }).click();
+    expect(await dayOrder(page)).toEqual(["Oluwaseun Adeyemi-Okonkwo", "Maria Guadalupe Wojciechowski-Hernández"]);
+    await page.getByRole("combobox", { name: "Filter by status" }).click();
+    await page.getByRole("option", { name: "All Appointments" }).click();
+    await page.getByLabel("Search appointments").fill("RAV4");
+    await driveCard(page, "Wojciechowski").waitFor();
+    expect(await dayOrder(page)).toEqual(["Maria Guadalupe Wojciechowski-Hernández"]);
+    await page.getByLabel("Search appointments").fill("");
+
+    await oluwaseun.getByRole("link", { name: "Open test drive: Oluwaseun Adeyemi-Okonkwo" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/test-drives/"));
+  });
+
+  it("warns when the rep books a slot they already hold, and books it all the same (issue 27)", async () => {
+    const before = await appointmentsOn(page, tomorrow);
+    await page.goto(`/appointments/new?date=${tomorrow}`);
+    await waitForHeading(page, "Schedule Appointment");
+    const note = page.getByTestId("slot-clash");
+    const pick = async (slot: string) => {
+      await page.getByRole("combobox", { name: "Time" }).click();
+      await page.getByRole("option", { name: slot, exact: true }).click();
+    };
+    await pick("12:30 PM");
+    await page.waitForLoadState("networkidle");
+    expect(await note.textContent()).toBe("");
+    // A 60-minute visit at 10:30 runs into the 11:00 drive.
+    await pick("10:30 AM");
+    await note.getByText("You already have Oluwaseun Adeyemi-Okonkwo's test drive at 11:00 AM").waitFor();
+    await pick("11:00 AM");
+    await note.getByText(`You already have Oluwaseun Adeyemi-Okonkwo's test drive at 11:00 AM (${DRIVES[0].vehicle}) in this slot. You can still book it.`).waitFor();
+    await page.getByLabel("Title").fill("Second opinion on the trade-in");
+    await page.getByLabel("First name").fill("Nguyễn Thị");
+    await page.getByLabel("Last name").fill("Minh Khai");
+    await expectAccessible(page, "/appointments/new with the double-booking warning at 1280 px");
+    await shotIfAsked(page, "schedule-clash-1280");
+    // Allowed, only said.
+    await page.getByRole("button", { name: "Schedule Appointment" }).click();
+    await page.getByRole("button", { name: "Scheduled!" }).waitFor();
+    await waitForPath(page, "/calendar");
+    await card(page, "Nguyễn Thị Minh Khai").waitFor();
+    expect(await appointmentsOn(page, tomorrow)).toBe(before + 1);
+    await page.getByTestId("day-count").filter({ hasText: `${before + 1} appointments · 2 test drives` }).waitFor();
+
+    // The test drive form says the same of a drive booked into the appointment's slot.
+    await page.goto("/test-drives/book");
+    await page.getByRole("button", { name: /^Date:/ }).click();
+    await page.getByRole("button", { name: dayLabel(tomorrow) }).click();
+    await page.getByRole("combobox", { name: "Time" }).click();
+    await page.getByRole("option", { name: "11:30 AM", exact: true }).click();
+    await page.getByTestId("slot-clash").getByText("You already have Nguyễn Thị Minh Khai's appointment at 11:00 AM (Second opinion on the trade-in) in this slot.", { exact: false }).waitFor();
+  });
+
   it("shows the empty state on a day without appointments", async () => {
     const later = addDays(localToday(TZ), 200);
     await page.goto(`/calendar?date=${later}`);
@@ -242,10 +348,26 @@ describe("scheduling and working an appointment in the browser", () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await card(phone.page, "Quinn Appointment-E2E").scrollIntoViewIfNeeded();
     await shotIfAsked(phone.page, "calendar-day-375");
+    // The drives beside the appointments fit too, long names and vehicles included, and pass axe.
+    const drive = driveCard(phone.page, "Oluwaseun Adeyemi-Okonkwo");
+    await drive.scrollIntoViewIfNeeded();
+    expect((await drive.boundingBox())!.width).toBeLessThanOrEqual(375);
+    expect((await drive.getByRole("link", { name: /^Open test drive/ }).boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expectAccessible(phone.page, "/calendar with test drives at 375 px");
+    await shotIfAsked(phone.page, "calendar-drives-375");
     await phone.page.goto("/appointments/new");
     await waitForHeading(phone.page, "Schedule Appointment");
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await shotIfAsked(phone.page, "schedule-375");
+    await phone.page.goto(`/appointments/new?date=${tomorrow}`);
+    await phone.page.getByRole("combobox", { name: "Time" }).click();
+    await phone.page.getByRole("option", { name: "11:00 AM", exact: true }).click();
+    await phone.page.getByTestId("slot-clash").getByText(/You already have Nguyễn Thị Minh Khai's appointment at 11:00 AM/).waitFor();
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expectAccessible(phone.page, "/appointments/new with the double-booking warning at 375 px");
+    await phone.page.getByTestId("slot-clash").scrollIntoViewIfNeeded();
+    await shotIfAsked(phone.page, "schedule-clash-375");
     await phone.page.goto("/");
     await phone.page.getByTestId("upcoming-appointments").waitFor();
     await phone.page.getByTestId("upcoming-appointments").scrollIntoViewIfNeeded();

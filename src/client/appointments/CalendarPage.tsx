@@ -3,7 +3,9 @@ import { useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { APPOINTMENT_SKELETONS, type AppointmentStatus } from "../../shared/constants";
 import { addDays, isIsoDate, localToday } from "../../shared/dealership-clock";
+import { can } from "../../shared/permissions";
 import type { Appointment } from "../../shared/schemas/responses/appointments";
+import type { AgendaItem } from "../../shared/schemas/responses/tasks";
 import { EmptyState, PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Calendar } from "../components/ui/calendar";
@@ -11,7 +13,7 @@ import { Card } from "../components/ui/card";
 import { SearchInput } from "../components/ui/search-input";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "../components/ui/select";
 import { Skeleton } from "../components/ui/skeleton";
-import { useCurrentDealership } from "../dealerships/dealership-context";
+import { useCurrentDealership, useRole } from "../dealerships/dealership-context";
 import { toast } from "../lib/toast";
 import { cn } from "../lib/utils";
 import { useAppointmentDays, useDayAppointments, useSetAppointmentStatus } from "./api";
@@ -20,10 +22,27 @@ import { AppointmentCard } from "./AppointmentCard";
 import { dateFromIso, isoFromDate, longDate, matchesSearch, normalizeStatus } from "./format";
 import { NoDealership } from "../dealerships/NoDealership";
 import { SubscribeDialog } from "./SubscribeDialog";
+import { useAgenda } from "../tasks/api";
+import { TestDriveCard } from "./TestDriveCard";
 
 // /calendar (spec part 1 §2.7): a month picker on the left, the selected day's appointments on the right, sorted by
 // time, with a status filter, a search, a day summary and a link to schedule. ?date=YYYY-MM-DD selects a day
 // (links from e-mails and calendar apps land on it); otherwise today on the dealership's clock.
+// The day is the agenda's (issue 27, decision 230): GET /api/dealerships/{id}/agenda?date=&scope=, the call My Day
+// reads, says what is on the day and in which order: appointments, and test drives beside them with their own badge
+// (tasks stay on My Day). Everyone's for front desk and management, the rep's own for sales, as the appointments
+// themselves are seen. An appointment's card takes its details (e-mail, phone, arrival, duration) from the day's
+// appointments, which its status menu updates.
+
+/** A drive's status read as an appointment's, for the status filter ("out" matches only All Appointments). */
+const DRIVE_AS_APPOINTMENT: Record<string, AppointmentStatus | undefined> = { scheduled: "scheduled", completed: "completed", cancelled: "cancelled", no_show: "no-show" };
+
+function driveMatches(item: AgendaItem, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  return q === "" || item.name.toLowerCase().includes(q) || item.title.toLowerCase().includes(q);
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 const FILTERS: Array<{ value: "all" | AppointmentStatus; label: string }> = [
   { value: "all", label: "All Appointments" },
@@ -74,21 +93,42 @@ function CalendarView({ dealershipId, dealershipName, timezone }: { dealershipId
   const [month, setMonth] = useState<Date>(() => firstOfMonth(selected));
   const [filter, setFilter] = useState<"all" | AppointmentStatus>("all");
   const [search, setSearch] = useState("");
+  const { role } = useRole();
+  const scope = can(role, "seeAllClaimedLeads") ? "all" : "mine";
 
   // The visible grid runs from up to 6 days before the 1st to up to 13 days after the month's end.
   const monthStart = isoFromDate(month);
   const from = addDays(monthStart, -7);
   const to = addDays(isoFromDate(new Date(month.getFullYear(), month.getMonth() + 1, 0)), 14);
   const days = useAppointmentDays(dealershipId, from, to);
-  const day = useDayAppointments(dealershipId, selected, selected === today);
+  const agenda = useAgenda(dealershipId, selected, scope);
+  const details = useDayAppointments(dealershipId, selected, selected === today);
   const setStatus = useSetAppointmentStatus(dealershipId);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [confirmingCancel, setConfirmingCancel] = useState<Appointment | null>(null);
 
   const marked = useMemo(() => (days.data ?? []).filter((d) => d.count > 0).map((d) => dateFromIso(d.date)), [days.data]);
-  const all = useMemo(() => [...(day.data ?? [])].sort((a, b) => a.time.localeCompare(b.time) || a.createdAt.localeCompare(b.createdAt)), [day.data]);
-  const shown = all.filter((a) => (filter === "all" || normalizeStatus(a.status) === filter) && matchesSearch(a, search));
+  // The agenda's appointments and drives, in its order; an appointment with its details once they are here.
+  const byId = useMemo(() => new Map((details.data ?? []).map((a) => [a.id, a])), [details.data]);
+  const entries = useMemo(
+    () =>
+      (agenda.data?.items ?? []).flatMap((item): Array<{ item: AgendaItem; appointment: Appointment | null }> => {
+        if (item.type === "test_drive") return [{ item, appointment: null }];
+        if (item.type !== "appointment") return [];
+        const appointment = byId.get(item.id);
+        return appointment ? [{ item, appointment }] : [];
+      }),
+    [agenda.data, byId],
+  );
+  const all = entries.flatMap((e) => (e.appointment ? [e.appointment] : []));
+  const driveCount = entries.length - all.length;
+  const shown = entries.filter(({ item, appointment }) =>
+    appointment
+      ? (filter === "all" || normalizeStatus(appointment.status) === filter) && matchesSearch(appointment, search)
+      : (filter === "all" || DRIVE_AS_APPOINTMENT[item.status] === filter) && driveMatches(item, search),
+  );
   const counts = Object.fromEntries(SUMMARY.map((s) => [s.status, all.filter((a) => normalizeStatus(a.status) === s.status).length]));
+  const day = { isPending: agenda.isPending || details.isPending, isError: agenda.isError || details.isError, refetch: () => Promise.all([agenda.refetch(), details.refetch()]) };
   const narrowed = search.trim() !== "" || filter !== "all";
 
   const scheduleLink = selected > today ? `/appointments/new?date=${selected}` : "/appointments/new";
@@ -191,8 +231,9 @@ function CalendarView({ dealershipId, dealershipName, timezone }: { dealershipId
                 {longDate(selected)}
               </h2>
               {!day.isPending && (
-                <span className="shrink-0 text-sm text-muted-foreground">
-                  {all.length} {all.length === 1 ? "appointment" : "appointments"}
+                <span className="shrink-0 text-sm text-muted-foreground" data-testid="day-count">
+                  {plural(all.length, "appointment", "appointments")}
+                  {driveCount > 0 && ` · ${plural(driveCount, "test drive", "test drives")}`}
                 </span>
               )}
             </div>
@@ -265,16 +306,20 @@ function CalendarView({ dealershipId, dealershipName, timezone }: { dealershipId
               )}
             </Card>
           ) : (
-            <ul className="grid gap-3" aria-label="Appointments">
-              {shown.map((a) => (
-                <li key={a.id}>
-                  <AppointmentCard
-                    appointment={a}
-                    timezone={timezone}
-                    busy={busyId === a.id}
-                    onStatusChange={(status) => change(a, status)}
-                    onCancel={() => setConfirmingCancel(a)}
-                  />
+            <ul className="grid gap-3" aria-label="Appointments and test drives">
+              {shown.map(({ item, appointment: a }) => (
+                <li key={`${item.type}:${item.id}`}>
+                  {a ? (
+                    <AppointmentCard
+                      appointment={a}
+                      timezone={timezone}
+                      busy={busyId === a.id}
+                      onStatusChange={(status) => change(a, status)}
+                      onCancel={() => setConfirmingCancel(a)}
+                    />
+                  ) : (
+                    <TestDriveCard item={item} timezone={timezone} />
+                  )}
                 </li>
               ))}
             </ul>

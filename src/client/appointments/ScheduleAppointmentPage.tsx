@@ -28,6 +28,7 @@ import { toast } from "../lib/toast";
 import { cn } from "../lib/utils";
 import { useCreateAppointment } from "./api";
 import { NoDealership } from "../dealerships/NoDealership";
+import { SlotClashNote } from "./SlotClashNote";
 import { dateFromIso, formatSlot, isoFromDate, longDate } from "./format";
 
 // /appointments/new (spec part 1 §2.8): "Schedule Appointment". ?leadId= prefills the customer from the lead;
@@ -90,6 +91,8 @@ function ScheduleForm({ dealershipId, timezone, businessHours }: { dealershipId:
   const errors = form.formState.errors;
   // The chosen day's slots, less those of today that have begun (the server refuses them too).
   const chosenDate = form.watch("date");
+  const chosenTime = form.watch("time");
+  const chosenMinutes = Number(form.watch("duration")) || DEFAULT_APPOINTMENT_DURATION;
   const slots = chosenDate && isIsoDate(chosenDate) ? slotsOn(chosenDate, businessHours).filter((slot) => chosenDate !== today || slot >= now) : [];
   const locked = phase !== "idle";
 
@@ -228,6 +231,7 @@ function ScheduleForm({ dealershipId, timezone, businessHours }: { dealershipId:
                 )}
               />
             </div>
+            <SlotClashNote dealershipId={dealershipId} timezone={timezone} date={chosenDate} time={chosenTime} minutes={chosenMinutes} className="-mt-2" />
             <FormField label="Description" error={errors.description?.message}>
               <Textarea id="appointment-description" rows={4} placeholder="What is the visit about? Vehicle of interest, trade-in, financing…" {...form.register("description")} />
             </FormField>

@@ -55,6 +55,8 @@ export function invalidateAppointments(queryClient: QueryClient, dealershipId: s
   void queryClient.invalidateQueries({ queryKey: appointmentsRootKey(dealershipId) });
   void queryClient.invalidateQueries({ queryKey: ["/api/appointments"] });
   void queryClient.invalidateQueries({ queryKey: ["/api/dealerships", dealershipId, "metrics"] });
+  // The calendar's day and My Day read the agenda (decision 230).
+  void queryClient.invalidateQueries({ queryKey: ["/api/dealerships", dealershipId, "agenda"] });
 }
 
 export function useCreateAppointment(dealershipId: string) {

@@ -129,6 +129,7 @@ describe("what an event refreshes", () => {
     metrics: ["/api/dealerships", D, "metrics"],
     lead: ["/api/leads", "lead-1"],
     appointments: ["/api/dealerships", D, "appointments", "date=2026-11-24"],
+    agenda: ["/api/dealerships", D, "agenda", "date=2026-11-24", "scope=all"],
     vehicles: ["/api/dealerships", D, "vehicles"],
     drives: ["/api/dealerships", D, "test-drives"],
     notifications: ["/api/dealerships", D, "notifications"],
@@ -150,12 +151,12 @@ describe("what an event refreshes", () => {
     expect(staleAfter("lead_created")).toEqual(["count", "lead", "metrics", "myLeads", "newLeads", "notifications"]);
   });
 
-  it("an appointment event: the appointments (and the metrics they count), and the notifications", () => {
-    expect(staleAfter("appointment_created")).toEqual(["appointments", "count", "metrics", "notifications"]);
+  it("an appointment event: the appointments (and the metrics they count), the day's agenda, and the notifications", () => {
+    expect(staleAfter("appointment_created")).toEqual(["agenda", "appointments", "count", "metrics", "notifications"]);
   });
 
-  it("a test-drive event: the inventory and drives, so those screens follow live", () => {
-    expect(staleAfter("test_drive_updated")).toEqual(["count", "drives", "metrics", "notifications", "vehicles"]);
+  it("a test-drive event: the inventory and drives, and the day's agenda, so those screens follow live", () => {
+    expect(staleAfter("test_drive_updated")).toEqual(["agenda", "count", "drives", "metrics", "notifications", "vehicles"]);
   });
 
   it("a merge: the same as a lead event, except the merged-away lead, which is gone", () => {

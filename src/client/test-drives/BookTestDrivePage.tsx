@@ -6,6 +6,8 @@ import { APPOINTMENT_TIME_SLOTS } from "../../shared/constants";
 import { localMoment } from "../../shared/dealership-clock";
 import { fullName } from "../../shared/format";
 import { dateFromIso, formatSlot, isoFromDate, longDate } from "../appointments/format";
+import { DRIVE_SLOT_MINUTES } from "../appointments/slot-clash";
+import { SlotClashNote } from "../appointments/SlotClashNote";
 import { PageHeader } from "../components/page-header";
 import { Button } from "../components/ui/button";
 import { Calendar } from "../components/ui/calendar";
@@ -65,6 +67,7 @@ function BookingForm({ dealershipId, timezone }: { dealershipId: string; timezon
   const create = useCreateTestDrive(dealershipId);
   const [dateOpen, setDateOpen] = useState(false);
   const date = useWatch({ control: form.control, name: "testDriveDate" });
+  const time = useWatch({ control: form.control, name: "testDriveTime" });
   const { errors, isSubmitting } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
@@ -176,6 +179,7 @@ function BookingForm({ dealershipId, timezone }: { dealershipId: string; timezon
                     )}
                   />
                 </div>
+                <SlotClashNote dealershipId={dealershipId} timezone={timezone} date={date ?? undefined} time={time ?? undefined} minutes={DRIVE_SLOT_MINUTES} />
               </fieldset>
             )}
             <FormField label="Notes" error={errors.notes?.message}>

@@ -72,6 +72,8 @@ export function invalidateTestDriveData(queryClient: QueryClient, dealershipId: 
   void queryClient.invalidateQueries({ queryKey: ["/api/dealerships", dealershipId, "sales-rep-analytics"] });
   void queryClient.invalidateQueries({ queryKey: ["/api/dealerships", dealershipId, "metrics"] });
   void queryClient.invalidateQueries({ queryKey: ["/api/test-drives"] });
+  // The calendar's day and My Day show booked drives (decision 230).
+  void queryClient.invalidateQueries({ queryKey: ["/api/dealerships", dealershipId, "agenda"] });
 }
 
 export function useAddVehicle(dealershipId: string) {

@@ -104,6 +104,37 @@ describe("GET /api/dealerships/{id}/agenda", () => {
     expect((await agenda(anonymous(t.app), "")).statusCode).toBe(401);
   });
 
+  it("gives the calendar's day its appointments with their length and its drives, for each role (decision 230)", async () => {
+    const day = addDays(today, 3);
+    await makeAppointment(t.db, { dealershipId: ours, userId: people.sales.id, date: day, time: "10:00", title: "Walkaround", leadId: ownLead, duration: 90 });
+    await makeAppointment(t.db, { dealershipId: ours, userId: people.sales2.id, date: day, time: "10:00", title: "Riley's visit" });
+    const drives = [
+      await makeTestDrive(t.db, { dealershipId: ours, leadId: ownLead, createdBy: people.sales.id, testDriveDate: day, testDriveTime: "10:30", vehicleDriven: "2025 Toyota RAV4 Hybrid XSE" }),
+      await makeTestDrive(t.db, { dealershipId: ours, leadId: ownLead, createdBy: people.sales.id, testDriveDate: day, testDriveTime: "13:00", vehicleDriven: "2024 Ford F-150 Lariat" }),
+    ];
+    // Another dealership's booking on the same day is nobody's here.
+    const outsiderLead = (await makeLead(t.db, { dealershipId: theirs })).id;
+    await makeTestDrive(t.db, { dealershipId: theirs, leadId: outsiderLead, createdBy: people.outsider.id, testDriveDate: day, testDriveTime: "10:00", vehicleDriven: "Elsewhere's" });
+
+    const line = (i: AgendaItem) => `${i.type}:${i.title}:${i.duration}:${i.assignee?.name}`;
+    const sams = agendaSchema.parse((await agenda(as.sales, `?date=${day}&scope=mine`)).json()).items;
+    expect(sams.map(line)).toEqual([
+      "appointment:Walkaround:90:Sam Sales",
+      "test_drive:2025 Toyota RAV4 Hybrid XSE:null:Sam Sales",
+      "test_drive:2024 Ford F-150 Lariat:null:Sam Sales",
+    ]);
+    expect(sams.filter((i) => i.type === "test_drive").map((i) => i.id)).toEqual(drives.map((d) => d.id));
+    // Front desk's calendar: everyone's, both reps' appointments and Sam's drives; a colleague sees only their own.
+    const desk = agendaSchema.parse((await agenda(as.frontDesk, `?date=${day}&scope=all`)).json()).items;
+    expect(desk.map(line).sort()).toEqual([...sams.map(line), "appointment:Riley's visit:60:Riley Chen"].sort());
+    expect((await agenda(as.sales2, `?date=${day}&scope=mine`)).json().items.map(line)).toEqual(["appointment:Riley's visit:60:Riley Chen"]);
+    expect((await agenda(as.sales2, `?date=${day}&scope=all`)).statusCode).toBe(403);
+    // Another dealership's member cannot read ours; asking for their own, they see only theirs.
+    expect((await agenda(as.outsider, `?date=${day}&scope=all`)).statusCode).toBe(403);
+    const elsewhere = await as.outsider.get(`/api/dealerships/${theirs}/agenda?date=${day}&scope=all`);
+    expect(elsewhere.json().items.map((i: AgendaItem) => i.title)).toEqual(["Elsewhere's"]);
+  });
+
   it.each([
     ["?date=2026-02-30", "date"],
     ["?date=tomorrow", "date"],

@@ -40,6 +40,7 @@ interface AgendaRow {
   assignee_name: string | null;
   task_type: TaskType | null;
   note: string | null;
+  duration: number | null;
 }
 
 const personName = (alias: string) =>
@@ -83,18 +84,18 @@ export function agendaSql(viewer: Viewer, query: { date: string; scope: "mine" |
   return sql`
     select 'task' as type, t.id, t.due_at as at, null as local_date, null as local_time, t.lead_id, t.type as title,
       trim(l.first_name || ' ' || l.last_name) as name, t.status, t.assignee_id, ${personName("u")} as assignee_name,
-      t.type as task_type, t.note
+      t.type as task_type, t.note, null::integer as duration
     from ${tasks} t join ${leads} l on l.id = t.lead_id left join ${users} u on u.id = t.assignee_id
     where t.dealership_id = ${viewer.dealershipId} and ${taskWho} and ${taskWhen} and ${seesTaskSql(viewer)}
     union all
     select 'appointment', a.id, null, a.date::text, a.time, a.lead_id, a.title,
-      trim(a.first_name || ' ' || a.last_name), a.status, a.assigned_to, ${personName("u")}, null, null
+      trim(a.first_name || ' ' || a.last_name), a.status, a.assigned_to, ${personName("u")}, null, null, a.duration
     from ${appointments} a left join ${users} u on u.id = a.assigned_to
     where a.dealership_id = ${viewer.dealershipId} and a.date = ${date}::date and ${apptWho}
     union all
     select 'test_drive', d.id, d.taken_out_at, d.test_drive_date, coalesce(nullif(d.test_drive_time, ''), '00:00'), d.lead_id,
       coalesce(nullif(d.vehicle_driven, ''), case when d.stock_number is not null then 'Stock #' || d.stock_number end, 'Test drive'),
-      trim(d.first_name || ' ' || d.last_name), d.status, coalesce(d.taken_out_by, d.created_by), ${personName("u")}, null, null
+      trim(d.first_name || ' ' || d.last_name), d.status, coalesce(d.taken_out_by, d.created_by), ${personName("u")}, null, null, null
     from ${testDrives} d left join ${users} u on u.id = coalesce(d.taken_out_by, d.created_by)
     where d.dealership_id = ${viewer.dealershipId} and ${driveWho} and ${driveSeen}
       and (d.test_drive_date = ${date} or (d.test_drive_date is null and d.taken_out_at >= ${from}::timestamptz and d.taken_out_at < ${to}::timestamptz))
@@ -120,6 +121,8 @@ function toAgenda(rows: AgendaRow[], date: string, clock: { now: Date; timezone:
       assignee: row.assignee_id ? { id: row.assignee_id, name: row.assignee_name ?? "" } : null,
       taskType: row.task_type,
       note: row.note,
+      // Appointments only: how long the booking holds its rep (the calendar's double-booking warning, decision 230).
+      duration: row.duration === null ? null : Number(row.duration),
       overdue: row.type === "task" && row.status === "open" && at.getTime() < now,
     };
   });

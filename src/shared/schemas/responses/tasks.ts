@@ -42,6 +42,8 @@ export const agendaItemSchema = z.strictObject({
   taskType: z.enum(TASK_TYPES).nullable(),
   /** Tasks only: the note (the title is the type and the note). */
   note: z.string().nullable(),
+  /** Appointments only: minutes booked (a booked test drive holds one 30-minute slot); null otherwise (decision 230). */
+  duration: z.number().int().positive().nullable(),
   overdue: z.boolean(),
 });
 export type AgendaItem = z.infer<typeof agendaItemSchema>;
