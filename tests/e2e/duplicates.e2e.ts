@@ -77,9 +77,10 @@ describe("possible duplicates", () => {
       expect(await info.textContent()).toContain("Web form: wants a hybrid");
       expect(await info.textContent()).toContain("Called about trade-in");
 
-      // The merged-away lead is gone.
+      // The merged-away lead is gone: its address opens the kept lead and says so (decision 188).
       await page.goto(`/leads/detail/${first}`);
-      await page.getByText("Lead Not Found").waitFor();
+      await page.getByTestId("merged-notice").waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/leads/detail/${second}`);
       await context.close();
     });
   }
