@@ -35,14 +35,18 @@ export interface DealershipAccess extends Viewer {
  * query and by every area's object queries.
  */
 export function roleSql(userId: unknown, dealershipId: unknown): SQL<DealershipRole | null> {
+  // The subqueries' aliases are prefixed `role_`: callers pass columns of their own query (`t.dealership_id` of a
+  // task), and an alias of the same name in here would capture them. The token's subquery was aliased `t`, so for
+  // tasks its `t.dealership_id = t.dealership_id` held for every dealership: a token reached other dealerships'
+  // tasks with its role (found by tests/api/token-scope.test.ts).
   return sql<DealershipRole | null>`coalesce(
-    (select du.role from ${dealershipUsers} du join ${dealerships} d on d.id = du.dealership_id
-      where du.user_id = ${userId} and du.dealership_id = ${dealershipId} and du.active and d.active limit 1),
-    (select 'management'::text from ${platformAdminDealershipAccess} a join ${platformAdmins} p on p.user_id = a.user_id
-      where a.user_id = ${userId} and a.dealership_id = ${dealershipId} and a.active and p.active limit 1),
-    (select t.role from ${apiTokens} t join ${dealerships} d on d.id = t.dealership_id
-      where t.user_id = ${userId} and t.dealership_id = ${dealershipId} and t.revoked_at is null
-        and (t.expires_at is null or t.expires_at > now()) and d.active limit 1))`;
+    (select role_du.role from ${dealershipUsers} role_du join ${dealerships} role_d on role_d.id = role_du.dealership_id
+      where role_du.user_id = ${userId} and role_du.dealership_id = ${dealershipId} and role_du.active and role_d.active limit 1),
+    (select 'management'::text from ${platformAdminDealershipAccess} role_pa join ${platformAdmins} role_p on role_p.user_id = role_pa.user_id
+      where role_pa.user_id = ${userId} and role_pa.dealership_id = ${dealershipId} and role_pa.active and role_p.active limit 1),
+    (select role_t.role from ${apiTokens} role_t join ${dealerships} role_td on role_td.id = role_t.dealership_id
+      where role_t.user_id = ${userId} and role_t.dealership_id = ${dealershipId} and role_t.revoked_at is null
+        and (role_t.expires_at is null or role_t.expires_at > now()) and role_td.active limit 1))`;
 }
 
 /** Whether the user is an active platform admin, as SQL. */
