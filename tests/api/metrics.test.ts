@@ -103,6 +103,34 @@ describe("GET /metrics", () => {
     await t.app.events.start();
   });
 
+  it("reports every connection in use and the statements waiting for one while the pool is full", async () => {
+    // Read from the registry itself: a scrape's own queries would wait for the held connections too.
+    const gauge = async (name: string) => Number((await t.app.metrics!.registry.getSingleMetric(name)!.get()).values[0]?.value);
+    // PGlite has one connection; the test server's pool has poolSize of them.
+    const connections = (t.database as { pool?: { options: { max: number } } }).pool?.options.max ?? 1;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entered = 0;
+    const holders = Array.from({ length: connections }, () =>
+      t.db.transaction(async (tx) => {
+        await tx.execute(sql`select 1`);
+        entered++;
+        await held;
+      }),
+    );
+    while (entered < connections) await new Promise((r) => setTimeout(r, 5));
+    const queued = [t.db.execute(sql`select 1`), t.db.execute(sql`select 2`)];
+    await new Promise((r) => setTimeout(r, 50));
+    try {
+      expect(await gauge("db_pool_connections_in_use")).toBe(connections);
+      // The app's own pollers (jobs, events) may be waiting as well.
+      expect(await gauge("db_pool_waiting")).toBeGreaterThanOrEqual(2);
+    } finally {
+      release();
+      await Promise.all([...holders, ...queued]);
+    }
+  });
+
   it("counts the jobs waiting in each queue", async () => {
     const [queue] = rowsOf<{ name: string }>(await t.db.execute(sql`select name from pgboss.queue order by name limit 1`));
     const depth = async () => Number(family(await scrape(), "job_queue_depth").metrics.find((m) => m.labels?.queue === queue?.name)?.value);
