@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -181,5 +183,15 @@ describe("changing the password", () => {
     expect(response.statusCode, response.body).toBe(200);
     expect((await session.get("/api/user")).statusCode).toBe(401);
     expect((await agent(t.app, cookieOf(response)).get("/api/user")).json()).toMatchObject({ id: user.id });
+  });
+});
+
+describe("the one way a session starts", () => {
+  it("is signIn: no other server module calls startSession or sets the session cookie", () => {
+    const server = path.resolve("src/server");
+    const files = readdirSync(server, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+    const starting = files.filter((f) => /\bstartSession\s*\(|setCookie\(\s*SESSION_COOKIE/.test(readFileSync(path.join(server, f), "utf8")));
+    // sessions.ts defines startSession; sign-in.ts is its only caller, and the only place that sets the cookie.
+    expect(starting.map((f) => f.split(path.sep).join("/")).sort()).toEqual(["auth/sessions.ts", "auth/sign-in.ts"]);
   });
 });
