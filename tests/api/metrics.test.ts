@@ -119,7 +119,8 @@ describe("GET /metrics", () => {
       }),
     );
     while (entered < connections) await new Promise((r) => setTimeout(r, 5));
-    const queued = [t.db.execute(sql`select 1`), t.db.execute(sql`select 2`)];
+    // Promise.all starts them (a drizzle query runs when it is awaited).
+    const queued = Promise.all([t.db.execute(sql`select 1`), t.db.execute(sql`select 2`)]);
     await new Promise((r) => setTimeout(r, 50));
     try {
       expect(await gauge("db_pool_connections_in_use")).toBe(connections);
@@ -127,7 +128,7 @@ describe("GET /metrics", () => {
       expect(await gauge("db_pool_waiting")).toBeGreaterThanOrEqual(2);
     } finally {
       release();
-      await Promise.all([...holders, ...queued]);
+      await Promise.all([...holders, queued]);
     }
   });
 
