@@ -185,7 +185,7 @@ export async function webhookRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: pathOf("id", "webhookId", "deliveryId"), response: answers(responses["POST /api/dealerships/:id/webhooks/:webhookId/deliveries/:deliveryId/redeliver"]) } },
     async (request, reply) => {
       const access = await manager(request, request.params.id);
-      await writeInDealership(app.db, access, async (tx) => {
+      const queued = await writeInDealership(app.db, access, async (tx) => {
         const [found] = await tx
           .select({ id: webhookDeliveries.id, active: webhooks.active })
           .from(webhookDeliveries)
@@ -194,9 +194,9 @@ export async function webhookRoutes(server: FastifyInstance): Promise<void> {
           .for("update", { of: webhookDeliveries });
         if (!found) throw notFound("No such delivery");
         if (!found.active) throw badRequest("Turn the webhook on before sending again");
-        await server.webhooks.redeliver(tx, found.id);
+        return server.webhooks.redeliver(tx, found.id);
       });
-      return reply.code(202).send({ message: "Delivery queued to be sent again" });
+      return reply.code(202).send({ message: queued ? "Delivery queued to be sent again" : "Delivery already queued to be sent" });
     },
   );
 }

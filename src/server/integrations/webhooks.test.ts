@@ -182,6 +182,15 @@ describe("delivery", () => {
     expect(delivery).toMatchObject({ status: "succeeded", attempts: 2, lastStatusCode: 200 });
     const again = await management.post(`${hooksPath()}/${id}/deliveries/${delivery!.id}/redeliver`);
     expect(again.statusCode, again.body).toBe(202);
+    expect(again.json().message).toBe("Delivery queued to be sent again");
+    // Asked again before it went: it is queued already, so nothing more is (decision 232).
+    const twice = await management.post(`${hooksPath()}/${id}/deliveries/${delivery!.id}/redeliver`);
+    expect(twice.statusCode, twice.body).toBe(202);
+    expect(twice.json().message).toBe("Delivery already queued to be sent");
+    const [jobs] = rowsOf<{ n: number }>(
+      await database.db.execute(sql`select count(*)::int as n from pgboss.job where name = 'webhook-delivery' and data->>'deliveryId' = ${delivery!.id} and state = 'created'`),
+    );
+    expect(jobs!.n).toBe(1);
     await deliverAll();
     expect(receiver.received).toHaveLength(3);
     expect(receiver.received[2]!.headers["webhook-id"]).toBe(delivery!.id);

@@ -22,6 +22,11 @@ import { sendWebhook } from "./webhook-sender";
 export const WEBHOOK_QUEUE = "webhook-delivery";
 const RETRY_FOR_MS = 24 * 3600_000;
 const DISABLE_AFTER_MS = 3 * 24 * 3600_000;
+/**
+ * How long a due attempt counts as queued for a redeliver (decision 232): longer than a job's three tries of at most
+ * 60 s each, 30 s apart, take.
+ */
+const QUEUED_FOR_AT_MOST_SECONDS = 300;
 
 /** Seconds before retry n (1 = the first retry): 30 s, doubling, at most 4 hours. */
 export function backoffSeconds(retry: number): number {
@@ -44,8 +49,11 @@ export interface WebhookService {
   start(): Promise<void>;
   /** Writes the event's deliveries and their jobs in `tx` (the dispatcher's transaction). */
   enqueue(tx: Tx, event: DomainEvent & { id: number; createdAt: Date }): Promise<number>;
-  /** Sends a delivery once more (same webhook-id), in `tx`. */
-  redeliver(tx: Tx, deliveryId: string): Promise<void>;
+  /**
+   * Sends a delivery once more (same webhook-id), in `tx`, whose caller holds the delivery's row (FOR UPDATE). False
+   * when its attempt is already queued to go now: nothing more is queued (decision 232).
+   */
+  redeliver(tx: Tx, deliveryId: string): Promise<boolean>;
   /** Runs every attempt due now, and resolves when none is left (tests). */
   drain(): Promise<void>;
   close(): Promise<void>;
@@ -189,12 +197,24 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     async redeliver(tx, deliveryId) {
       if (!running || closed) throw new Error("The webhook queue is not running: start it first");
       await running;
+      // A delivery already pending with its attempt due (queued by its event or by a redeliver a moment ago, and not
+      // yet recorded) gets no second job: that job would only find its attempt taken. One due for longer than
+      // QUEUED_FOR_AT_MOST_SECONDS is queued again, in case its job was lost; a retry waiting for its backoff is
+      // brought forward. clock_timestamp(), not now(): a redeliver whose transaction began before another one's
+      // commit (waiting for the row) must see that one's attempt as due.
       const [row] = await tx
         .update(webhookDeliveries)
         .set({ status: "pending", nextAttemptAt: sql`now()` })
-        .where(eq(webhookDeliveries.id, deliveryId))
+        .where(
+          and(
+            eq(webhookDeliveries.id, deliveryId),
+            sql`not (${webhookDeliveries.status} = 'pending' and ${webhookDeliveries.nextAttemptAt} <= clock_timestamp()
+              and ${webhookDeliveries.nextAttemptAt} > clock_timestamp() - make_interval(secs => ${QUEUED_FOR_AT_MOST_SECONDS}::float8))`,
+          ),
+        )
         .returning({ attempts: webhookDeliveries.attempts });
       if (row) await queueAttempt(tx, { deliveryId, attempt: row.attempts }, 0);
+      return Boolean(row);
     },
     async drain() {
       if (!running) return;
