@@ -16,6 +16,7 @@ export function firstReads(pathname: string, member: { userId: string; dealershi
       `${dealership}/metrics`,
       `${dealership}/leads?limit=${RECENT_LEADS_SHOWN}`,
       `${dealership}/appointments?type=upcoming`,
+      `${dealership}/agenda?scope=mine`,
       `${dealership}/speed-to-lead?days=${SPEED_TO_LEAD_DASHBOARD_DAYS}`,
     ];
   }

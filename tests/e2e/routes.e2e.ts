@@ -89,8 +89,9 @@ describe("routing for a signed-in regular user", () => {
       await waitForHeading(page, "Dashboard");
       await page.getByTestId("speed-to-lead-card").waitFor();
       await page.getByRole("heading", { name: "Recent Leads" }).waitFor();
+      await page.getByTestId("today-agenda").waitFor();
       await page.waitForLoadState("networkidle");
-      const dealershipRead = /^\/api\/dealerships\/[^/]+\/(users\/[^/]+\/role|leads\?type=new|metrics|leads\?limit=\d+|appointments\?type=upcoming|speed-to-lead\?days=\d+)$/;
+      const dealershipRead = /^\/api\/dealerships\/[^/]+\/(users\/[^/]+\/role|leads\?type=new|metrics|leads\?limit=\d+|appointments\?type=upcoming|agenda\?scope=mine|speed-to-lead\?days=\d+)$/;
       expect(asked.filter((path) => dealershipRead.test(path))).toEqual([]);
       // And the cards are drawn with data, not waiting on anything.
       expect(await page.getByText("Created today").count()).toBeGreaterThan(0);

@@ -6,8 +6,9 @@ import { Card } from "../components/ui/card";
 import { Skeleton } from "../components/ui/skeleton";
 import { useCurrentDealership, useRole } from "../dealerships/dealership-context";
 import { NoDealership } from "../dealerships/NoDealership";
+import { PHONE_QUERY, useMediaQuery } from "../lib/use-media-query";
 import { cn } from "../lib/utils";
-import { dashboardSections } from "./sections";
+import { sectionsFor } from "./sections";
 
 /**
  * Today's date on the dealership's clock (issue 2: "today" is the dealership's, not the browser's), e.g.
@@ -49,6 +50,7 @@ const FirstRunChecklist = lazy(() => import("../dealerships/FirstRunChecklist"))
 export function DashboardPage() {
   const { dealership, dealerships, isLoading, isError, retry } = useCurrentDealership();
   const { role } = useRole();
+  const phone = useMediaQuery(PHONE_QUERY);
 
   if (isLoading) return <DashboardSkeleton />;
 
@@ -85,10 +87,11 @@ export function DashboardPage() {
           <FirstRunChecklist dealershipId={dealership.id} />
         </Suspense>
       )}
-      {/* Side by side (2:1) only on very wide screens; below that a table beside a panel gets too cramped. */}
-      <div className="grid grid-cols-1 gap-6 2xl:grid-cols-3">
-        {dashboardSections.map(({ key, Component, span = "full" }) => (
-          <section key={key} className={cn(span === "full" && "2xl:col-span-3", span === "wide" && "2xl:col-span-2", span === "narrow" && "2xl:col-span-1")}>
+      {/* Side by side (2:1) only on very wide screens; below that a table beside a panel gets too cramped. On a phone
+          the order is the role's (decision 234). */}
+      <div className="grid grid-cols-1 gap-6 2xl:grid-cols-3" data-testid="dashboard-sections">
+        {sectionsFor(role, phone).map(({ key, Component, span = "full" }) => (
+          <section key={key} data-section={key} className={cn(span === "full" && "2xl:col-span-3", span === "wide" && "2xl:col-span-2", span === "narrow" && "2xl:col-span-1")}>
             <Component dealership={dealership} role={role} />
           </section>
         ))}

@@ -8,6 +8,8 @@ import { api } from "../lib/api";
 
 export const agendaKey = (dealershipId: string, date: string, scope: "mine" | "all" = "mine") =>
   ["/api/dealerships", dealershipId, "agenda", `date=${date}`, `scope=${scope}`] as const;
+/** The dashboard's Today: my agenda of the dealership's today (the server's clock decides the date). */
+export const todayAgendaKey = (dealershipId: string) => ["/api/dealerships", dealershipId, "agenda", "scope=mine"] as const;
 export const tasksKey = (dealershipId: string, due: "overdue" | "today" | "upcoming") =>
   ["/api/dealerships", dealershipId, "tasks", "scope=mine", `due=${due}`] as const;
 export const leadTasksKey = (leadId: string) => ["/api/leads", leadId, "tasks"] as const;
@@ -19,6 +21,11 @@ export function useAgenda(dealershipId: string | undefined, date: string, scope:
     enabled: Boolean(dealershipId),
     staleTime: CACHE_TIMES.todayAppointmentsStale,
   });
+}
+
+/** The dashboard's Today (decision 234): one of the dashboard's first reads (src/shared/first-reads.ts). */
+export function useTodayAgenda(dealershipId: string) {
+  return useQuery<Agenda>({ queryKey: todayAgendaKey(dealershipId), staleTime: CACHE_TIMES.todayAppointmentsStale });
 }
 
 export function useUpcomingTasks(dealershipId: string | undefined) {
