@@ -1,5 +1,3 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import pino from "pino";
 import { salesRepAnalyticsSql, testDriveAnalyticsSql, type Period } from "../src/server/analytics/queries";
@@ -10,6 +8,7 @@ import { rowsOf, type Database } from "../src/server/db/client";
 import { onFreshPglite, onFreshPostgres } from "./fresh-database";
 import { createMailer } from "../src/server/mail/mailer";
 import { localToday } from "../src/shared/dealership-clock";
+import { replaceResultsSection } from "./results-file";
 
 // Both analytics endpoints on a dealership with 100,000 leads and 100,000 test drives (issue 9 "Benchmark"), on PGlite
 // and on the PostgreSQL server: p50/p99 of sequential requests through the real app (inject: routing, session,
@@ -21,7 +20,6 @@ import { localToday } from "../src/shared/dealership-clock";
 //   BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres; the data goes into database showroom_bench_analytics)
 //   BENCH_ANALYTICS_REQUESTS (60 per endpoint and period)
 
-const RESULTS = fileURLToPath(new URL("RESULTS.md", import.meta.url));
 const REQUESTS = Number(process.env.BENCH_ANALYTICS_REQUESTS ?? 60);
 const WARMUP = 5;
 const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -157,15 +155,6 @@ ${result.plans.join("\n\n")}
 `;
 }
 
-function writeSection(body: string): void {
-  const start = "<!-- analytics:start -->";
-  const end = "<!-- analytics:end -->";
-  const current = readFileSync(RESULTS, "utf8");
-  const section = `${start}\n${body}${end}`;
-  const next = current.includes(start) ? current.replace(new RegExp(`${start}[\\s\\S]*?${end}`), () => section) : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(RESULTS, next);
-}
-
 async function main(): Promise<void> {
   const which = process.argv[2];
   const load = (await import("node:os")).loadavg()[0]?.toFixed(1);
@@ -181,7 +170,7 @@ manager) after ${WARMUP} warm-up requests. Run ${new Date().toISOString().slice(
 (2 cores, shared).
 
 `;
-  writeSection(header + parts.join("\n"));
+  replaceResultsSection("analytics", header + parts.join("\n"));
 }
 
 main().then(

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +12,7 @@ import { makeUser } from "../src/server/db/factories";
 import { createMailer } from "../src/server/mail/mailer";
 import { mailLayout } from "../src/server/mail/layout";
 import { REPO, startApp } from "./servers";
+import { replaceResultsSection, RESULTS } from "./results-file";
 
 // npm run bench:mail [-- pglite | postgres]
 //
@@ -23,7 +24,6 @@ import { REPO, startApp } from "./servers";
 // and the SMTP connections opened. Both databases by default. Results replace the mail section of bench/RESULTS.md.
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const RESULTS = path.join(HERE, "RESULTS.md");
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const PG_DB = "showroom_bench_mail";
 const PGLITE_DIR = path.join(HERE, ".data", "mail");
@@ -188,7 +188,6 @@ async function onPglite(): Promise<Outcome> {
 function record(outcomes: Outcome[]): void {
   const commit = execFileSync("git", ["-C", REPO, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
   const section = [
-    "<!-- mail:start -->",
     "## Mail: a notification backlog and a password reset behind it",
     "",
     `Run ${new Date().toISOString().slice(0, 16)} UTC on app commit **${commit}** (\`npm run bench:mail\`). ${NOTIFICATIONS} "New Lead" mails ` +
@@ -203,11 +202,8 @@ function record(outcomes: Outcome[]): void {
         `| ${o.label} | ${o.notifications} | ${o.perSecond.toFixed(0)} | ${o.drainSeconds.toFixed(1)} s | ${(o.resetMs / 1000).toFixed(2)} s | ` +
         `${o.stillToCome} | ${o.connections} | ${o.load} |`,
     ),
-    "<!-- mail:end -->",
   ].join("\n");
-  const current = readFileSync(RESULTS, "utf8");
-  const pattern = /<!-- mail:start -->[\s\S]*?<!-- mail:end -->/;
-  writeFileSync(RESULTS, pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`);
+  replaceResultsSection("mail", section);
 }
 
 async function main(): Promise<void> {

@@ -1,5 +1,3 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { sql, type SQL } from "drizzle-orm";
 import pino from "pino";
 import { buildApp } from "../src/server/app";
@@ -12,6 +10,7 @@ import { createMailer } from "../src/server/mail/mailer";
 import { agendaSql } from "../src/server/tasks/agenda";
 import { listTasksSql } from "../src/server/tasks/queries";
 import { localToday } from "../src/shared/dealership-clock";
+import { replaceResultsSection } from "./results-file";
 
 // My Day for a rep with 10,000 tasks (issue 27 "Bench": the My Day query takes ≤ 5 ms of database time). One
 // dealership of 20 reps with 10,000 tasks each (200,000: a year before and after today, 90% done or cancelled), 5,000
@@ -24,7 +23,6 @@ import { localToday } from "../src/shared/dealership-clock";
 //   node --import tsx bench/my-day.ts [pglite|postgres]     (default: both)
 //   BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres; the data goes into database showroom_bench_my_day)
 
-const RESULTS = fileURLToPath(new URL("RESULTS.md", import.meta.url));
 const RUNS = Number(process.env.BENCH_MY_DAY_RUNS ?? 40);
 const WARMUP = 5;
 const PG_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -153,15 +151,6 @@ ${statements.map((s) => `${s.label}:\n\n\`\`\`\n${s.plan}\n\`\`\``).join("\n\n")
 const onPglite = () => onFreshPglite(generate, measure);
 const onPostgres = () => onFreshPostgres(PG_URL, PG_DATABASE, generate, measure);
 
-function writeSection(body: string): void {
-  const start = "<!-- my-day:start -->";
-  const end = "<!-- my-day:end -->";
-  const current = readFileSync(RESULTS, "utf8");
-  const section = `${start}\n${body}${end}`;
-  const next = current.includes(start) ? current.replace(new RegExp(`${start}[\\s\\S]*?${end}`), () => section) : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(RESULTS, next);
-}
-
 async function main(): Promise<void> {
   const which = process.argv[2];
   const load = (await import("node:os")).loadavg()[0]?.toFixed(1);
@@ -176,7 +165,7 @@ asks for My Day. Database time: EXPLAIN (ANALYZE, TIMING OFF) execution time, me
 ${new Date().toISOString().slice(0, 16)} UTC; load average ${load} before the run (2 cores, shared).
 
 `;
-  writeSection(header + parts.join("\n"));
+  replaceResultsSection("my-day", header + parts.join("\n"));
 }
 
 await main();

@@ -1,5 +1,4 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +9,7 @@ import { migrateDatabase, openPostgres } from "../src/server/db/client";
 import { makeDealership, makeUser, type MadeUser } from "../src/server/db/factories";
 import { residentMemory } from "./proc";
 import { REPO, startApp, type RunningServer } from "./servers";
+import { replaceResultsSection, RESULTS } from "./results-file";
 
 // npm run bench:realtime
 //
@@ -22,7 +22,6 @@ import { REPO, startApp, type RunningServer } from "./servers";
 // cores with the servers and PostgreSQL. Results replace the real-time section of bench/RESULTS.md.
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const RESULTS = path.join(HERE, "RESULTS.md");
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const PG_DB = "showroom_bench_realtime";
 const SOCKETS = Number(process.env.BENCH_SOCKETS ?? 1000);
@@ -176,7 +175,6 @@ function record(outcomes: Outcome[], serverVersion: string): void {
   const commit = execFileSync("git", ["-C", REPO, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
   const ms = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
   const lines = [
-    "<!-- realtime:start -->",
     "## Real-time socket: 1,000 sockets, from the write to every socket",
     "",
     `Run ${new Date().toISOString().slice(0, 16)} UTC on app commit **${commit}** (\`npm run bench:realtime\`); PostgreSQL ${serverVersion}. ` +
@@ -191,12 +189,9 @@ function record(outcomes: Outcome[], serverVersion: string): void {
         `| ${o.label} | ${o.sockets} | ${o.deliveries} / ${o.expected} | ${ms(o.p50)} | ${ms(o.p99)} | ${ms(o.max)} | ${ms(o.lastSocketP50)} | ${ms(o.writeP50)} | ` +
         `${o.rssBeforeMb.toFixed(0)} → ${o.rssAfterMb.toFixed(0)} | ${o.kbPerSocket.toFixed(1)} | ${o.load} |`,
     ),
-    "<!-- realtime:end -->",
   ];
   const section = lines.join("\n");
-  const current = readFileSync(RESULTS, "utf8");
-  const pattern = /<!-- realtime:start -->[\s\S]*?<!-- realtime:end -->/;
-  writeFileSync(RESULTS, pattern.test(current) ? current.replace(pattern, section) : `${current.trimEnd()}\n\n${section}\n`);
+  replaceResultsSection("realtime", section);
 }
 
 async function main(): Promise<void> {

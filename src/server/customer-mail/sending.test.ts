@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliverMail } from "../../../tests/helpers/deliver-mail";
 import { raceRounds } from "../../../tests/helpers/races";
 import { closedPort, startSmtpReceiver, type SmtpReceiver } from "../../../tests/helpers/smtp-receiver";
+import { makeDealershipWorld, type DealershipWorld } from "../../../tests/helpers/dealership-world";
 import { createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
 import { activityEntrySchema, type ActivityEntry } from "../../shared/activity";
 import { leadEmailSchema } from "../../shared/schemas/responses/customer-email";
-import { makeDealership, makeUser, type MadeUser } from "../db/factories";
+import { makeDealership, makeUser } from "../db/factories";
 import { makeLead } from "../db/factories-leads";
 import { leadEmails, leadReplyAddresses } from "../db/schema/customer-mail";
 import { domainEvents } from "../db/schema/events";
@@ -20,8 +21,8 @@ const DOMAIN = "reply.test";
 let smtp: SmtpReceiver;
 let t: TestApp;
 let ours: string;
-let people: Record<"sales" | "sales2" | "frontDesk" | "management" | "outsider", MadeUser>;
-let as: Record<keyof typeof people, Agent>;
+let people: DealershipWorld["people"];
+let as: DealershipWorld["as"];
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -45,23 +46,7 @@ const rowsOf = (leadId: string) => t.db.select().from(leadEmails).where(eq(leadE
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
   t = await createTestApp({ smtpUrl: smtp.url, intake: { smtpPort: await freePort(), smtpHost: "127.0.0.1", domain: "intake.test", replyDomain: DOMAIN } });
-  ours = (await makeDealership(t.db, { name: "Northside Motors" })).id;
-  const theirs = (await makeDealership(t.db, { name: "Elsewhere" })).id;
-  const member = (role: "sales" | "frontDesk" | "management") => [{ dealershipId: ours, role }];
-  people = {
-    sales: await makeUser(t.db, { firstName: "Sam", lastName: "Sales", memberships: member("sales") }),
-    sales2: await makeUser(t.db, { firstName: "Riley", lastName: "Chen", memberships: member("sales") }),
-    frontDesk: await makeUser(t.db, { firstName: "Fran", lastName: "Desk", memberships: member("frontDesk") }),
-    management: await makeUser(t.db, { firstName: "Morgan", lastName: "Manager", memberships: member("management") }),
-    outsider: await makeUser(t.db, { firstName: "Oscar", lastName: "Out", memberships: [{ dealershipId: theirs, role: "management" }] }),
-  };
-  as = {
-    sales: await signIn(t.app, people.sales),
-    sales2: await signIn(t.app, people.sales2),
-    frontDesk: await signIn(t.app, people.frontDesk),
-    management: await signIn(t.app, people.management),
-    outsider: await signIn(t.app, people.outsider),
-  };
+  ({ ours, people, as } = await makeDealershipWorld(t));
 }, 240_000);
 afterAll(async () => {
   await t?.close();

@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
+import { makeDealershipWorld, type DealershipWorld } from "../../../tests/helpers/dealership-world";
+import { createTestApp, type TestApp } from "../../../tests/helpers/test-app";
 import { emailTemplateSchema } from "../../shared/schemas/responses/customer-email";
-import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { makeLead } from "../db/factories-leads";
 import { emailTemplates } from "../db/schema/customer-mail";
 import { domainEvents } from "../db/schema/events";
@@ -14,8 +14,8 @@ import { vehicleOfInterestIn } from "./templates";
 let t: TestApp;
 let ours: string;
 let theirs: string;
-let people: Record<"sales" | "sales2" | "frontDesk" | "management" | "outsider", MadeUser>;
-let as: Record<keyof typeof people, Agent>;
+let people: DealershipWorld["people"];
+let as: DealershipWorld["as"];
 
 const TEMPLATE = {
   name: "First contact",
@@ -25,23 +25,7 @@ const TEMPLATE = {
 
 beforeAll(async () => {
   t = await createTestApp();
-  ours = (await makeDealership(t.db, { name: "Northside Motors" })).id;
-  theirs = (await makeDealership(t.db, { name: "Elsewhere" })).id;
-  const member = (role: "sales" | "frontDesk" | "management") => [{ dealershipId: ours, role }];
-  people = {
-    sales: await makeUser(t.db, { firstName: "Sam", lastName: "Sales", memberships: member("sales") }),
-    sales2: await makeUser(t.db, { firstName: "Riley", lastName: "Chen", memberships: member("sales") }),
-    frontDesk: await makeUser(t.db, { firstName: "Fran", lastName: "Desk", memberships: member("frontDesk") }),
-    management: await makeUser(t.db, { firstName: "Morgan", lastName: "Manager", memberships: member("management") }),
-    outsider: await makeUser(t.db, { firstName: "Oscar", lastName: "Out", memberships: [{ dealershipId: theirs, role: "management" }] }),
-  };
-  as = {
-    sales: await signIn(t.app, people.sales),
-    sales2: await signIn(t.app, people.sales2),
-    frontDesk: await signIn(t.app, people.frontDesk),
-    management: await signIn(t.app, people.management),
-    outsider: await signIn(t.app, people.outsider),
-  };
+  ({ ours, theirs, people, as } = await makeDealershipWorld(t));
 }, 240_000);
 afterAll(() => t?.close());
 

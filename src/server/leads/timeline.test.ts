@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { and, desc, eq, sql as drizzleSql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
+import { makeDealershipWorld, type DealershipWorld } from "../../../tests/helpers/dealership-world";
+import { createTestApp, type Agent, type TestApp } from "../../../tests/helpers/test-app";
 import { parseDomainEvent, type DomainEvent } from "../../shared/events";
 import { activityEntrySchema, EVENT_ACTIVITY, noteSchema, type ActivityEntry } from "../../shared/activity";
-import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { makeLead } from "../db/factories-leads";
 import { leadActivity } from "../db/schema/activity";
 import { domainEvents } from "../db/schema/events";
@@ -20,9 +20,8 @@ import { realtimeMessageOf } from "../realtime/messages";
 const TZ = "America/Toronto";
 let t: TestApp;
 let ours: string;
-let theirs: string;
-let people: Record<"sales" | "sales2" | "frontDesk" | "management" | "outsider", MadeUser>;
-let as: Record<keyof typeof people, Agent>;
+let people: DealershipWorld["people"];
+let as: DealershipWorld["as"];
 
 async function timeline(who: Agent, leadId: string, query = ""): Promise<ActivityEntry[]> {
   const response = await who.get(`/api/leads/${leadId}/activity${query}`);
@@ -46,23 +45,7 @@ async function newLead(who: Agent, body: Record<string, unknown> = {}): Promise<
 
 beforeAll(async () => {
   t = await createTestApp();
-  ours = (await makeDealership(t.db, { name: "Northside", timezone: TZ })).id;
-  theirs = (await makeDealership(t.db, { name: "Elsewhere", timezone: TZ })).id;
-  const member = (role: "sales" | "frontDesk" | "management") => [{ dealershipId: ours, role }];
-  people = {
-    sales: await makeUser(t.db, { firstName: "Sam", lastName: "Sales", memberships: member("sales") }),
-    sales2: await makeUser(t.db, { firstName: "Riley", lastName: "Chen", memberships: member("sales") }),
-    frontDesk: await makeUser(t.db, { firstName: "Fran", lastName: "Desk", memberships: member("frontDesk") }),
-    management: await makeUser(t.db, { firstName: "Morgan", lastName: "Manager", memberships: member("management") }),
-    outsider: await makeUser(t.db, { firstName: "Oscar", lastName: "Out", memberships: [{ dealershipId: theirs, role: "management" }] }),
-  };
-  as = {
-    sales: await signIn(t.app, people.sales),
-    sales2: await signIn(t.app, people.sales2),
-    frontDesk: await signIn(t.app, people.frontDesk),
-    management: await signIn(t.app, people.management),
-    outsider: await signIn(t.app, people.outsider),
-  };
+  ({ ours, people, as } = await makeDealershipWorld(t, { name: "Northside", timezone: TZ }));
 });
 afterAll(() => t.close());
 
