@@ -27,6 +27,13 @@ const DISABLE_AFTER_MS = 3 * 24 * 3600_000;
  * 60 s each, 30 s apart, take.
  */
 const QUEUED_FOR_AT_MOST_SECONDS = 300;
+/**
+ * Attempts a worker takes per fetch, sent side by side, and workers per process (decision 233): one attempt per poll
+ * sent one delivery every 2 s, whatever the backlog. An attempt holds a database connection only for its two short
+ * statements, not while it waits for the endpoint.
+ */
+const BATCH = 10;
+const WORKERS = 2;
 
 /** Seconds before retry n (1 = the first retry): 30 s, doubling, at most 4 hours. */
 export function backoffSeconds(retry: number): number {
@@ -163,8 +170,18 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         await jobs.start();
         await boss.createQueue(WEBHOOK_QUEUE);
         if (options.worker ?? true) {
-          await boss.work(WEBHOOK_QUEUE, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, includeMetadata: true, batchSize: 1 }, async ([job]: JobWithMetadata<DeliveryJob>[]) => {
-            if (job) await attempt(job.data);
+          // A batch's attempts go side by side, each job settled on its own; while fetches come back full the
+          // workers fetch again at once instead of waiting for the next poll (decision 233).
+          const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, burstWhenBatchFull: true };
+          const work = { ...polling, includeMetadata: true as const, batchSize: BATCH, localConcurrency: WORKERS, perJobResults: true as const };
+          await boss.work(WEBHOOK_QUEUE, work, async (batch: JobWithMetadata<DeliveryJob>[]) => {
+            const outcomes = await Promise.allSettled(batch.map((job) => attempt(job.data)));
+            return batch.map((job, i) => {
+              const outcome = outcomes[i]!;
+              if (outcome.status === "fulfilled") return { id: job.id, status: "completed" as const };
+              const error: unknown = outcome.reason;
+              return { id: job.id, status: "failed" as const, output: { message: error instanceof Error ? error.message : String(error) } };
+            });
           });
         }
       })();
