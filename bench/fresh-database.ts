@@ -36,14 +36,14 @@ async function onServer(url: string, query: string): Promise<string> {
   }
 }
 
-/** Database `name` on the server at `serverUrl` (BENCH_PG_URL), made anew and dropped after. */
-export async function onFreshPostgres<T>(serverUrl: string, name: string, fill: Fill, use: Use<T>): Promise<T> {
+/** Database `name` on the server at `serverUrl` (BENCH_PG_URL), made anew and dropped after; `poolSize` connections. */
+export async function onFreshPostgres<T>(serverUrl: string, name: string, fill: Fill, use: Use<T>, poolSize = 4): Promise<T> {
   const version = (await onServer(serverUrl, "select split_part(version(), ' on ', 1) as v")) || "PostgreSQL";
   await onServer(serverUrl, `drop database if exists ${name} with (force)`);
   await onServer(serverUrl, `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = openPostgres(url.toString(), 4);
+  const database = openPostgres(url.toString(), poolSize);
   try {
     return await filled(database, "PostgreSQL", fill, () => use(database, `${version} server`));
   } finally {
