@@ -57,7 +57,9 @@ export function openSocket(
     closed,
     send: (message) => socket.send(typeof message === "string" ? message : JSON.stringify(message)),
     close: () => socket.close(),
-    next(match, { timeoutMs = 3000, since = 0 } = {}) {
+    // Generous: a message that must come may wait behind the outbox dispatcher on a loaded 2-core machine (CI ran at load 12);
+    // what must not come is checked after settle(), not with this timeout.
+    next(match, { timeoutMs = 10_000, since = 0 } = {}) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = received.slice(since).find(match);
