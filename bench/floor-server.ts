@@ -42,7 +42,7 @@ const SEES_ALL_CLAIMED = new Set(["frontDesk", "management"]);
 
 const NAME = "nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '')";
 const LEAD_COLUMNS =
-  "id, first_name, last_name, email, phone, description, status, dealership_id, created_at, claimed_by, claimed_at, source, source_provider";
+  "id, first_name, last_name, email, phone, description, status, dealership_id, created_at, claimed_by, claimed_at, source, source_provider, lost_reason";
 
 /** The role a user holds in a dealership: an active membership, else management for a platform admin granted it. */
 function roleIn(dealership: string): string {
@@ -141,6 +141,7 @@ interface LeadRecord {
   claimed_by_name: string | null;
   source: string;
   source_provider: string | null;
+  lost_reason: string | null;
   cursor_at?: string;
 }
 
@@ -299,7 +300,8 @@ export async function startFloorServer(options: FloorOptions): Promise<FloorServ
       params.set("cursor", Buffer.from(JSON.stringify([last.cursor_at, last.id])).toString("base64url"));
       link = `</api/dealerships/${encodeURIComponent(dealershipId)}/leads?${params.toString()}>; rel="next"`;
     }
-    return { body: page.map(leadJson), link };
+    // The lists answer a lead's lost reason too (issue 27); the claim's answer does not.
+    return { body: page.map((r) => ({ ...leadJson(r), lostReason: r.lost_reason })), link };
   }
 
   async function claim(req: IncomingMessage, leadId: string): Promise<unknown> {
