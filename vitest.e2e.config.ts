@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: "forks",
+    // CI retries a failed e2e test once (E2E_RETRY=1, decision 237); the reporter marks it "(retry x1)" so it is seen.
+    retry: Number(process.env.E2E_RETRY ?? 0),
     globalSetup: ["tests/e2e/helpers/global-setup.ts"],
   },
 });
