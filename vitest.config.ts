@@ -13,6 +13,9 @@ const ROOTS = ["src", "tests/api"];
 const TEST_FILE = /\.test\.ts$/;
 // A file touches the database when it builds the app or a database, or starts the server.
 const TOUCHES_DATABASE = /helpers\/test-app|helpers\/realtime-app|db\/client|TEST_DATABASE_URL|server\/main\.ts|startServer/;
+// ...unless its first lines say why it runs on the embedded database only (issue 24: "a file that runs on one database
+// only says why in its first lines").
+const EMBEDDED_ONLY = /^\/\/ On the embedded database only: /m;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -38,7 +41,7 @@ function touchesDatabase(file: string, seen = new Set<string>()): boolean {
 }
 
 export function databaseTestFiles(): string[] {
-  return ROOTS.flatMap(testFiles).filter((file) => touchesDatabase(file));
+  return ROOTS.flatMap(testFiles).filter((file) => touchesDatabase(file) && !EMBEDDED_ONLY.test(readFileSync(file, "utf8").slice(0, 2_000)));
 }
 
 const onServer = Boolean(process.env.TEST_DATABASE_URL);

@@ -6,7 +6,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 import { DEMO_PASSWORD, DEMO_USERS } from "../tests/e2e/helpers/auth";
-import { CHROMIUM_PATH } from "../tests/e2e/helpers/browser";
+import { FULL_CHROMIUM_PATH } from "../tests/e2e/helpers/browser";
 import { startServer } from "../tests/e2e/helpers/server";
 
 // Lighthouse 12 in mobile mode (its default: a mid-range phone, slow 4G and a 4x slower CPU, simulated) with Debian's
@@ -114,7 +114,7 @@ function median(runs: Run[]): Run {
 // Seeding the demo data takes minutes when the shared machine is busy: the benchmark waits rather than fails.
 const server = await startServer({ env: { NODE_ENV: "production", LOG_LEVEL: "error" }, startupTimeoutMs: 600_000 });
 const chrome = await chromeLauncher.launch({
-  chromePath: CHROMIUM_PATH,
+  chromePath: process.env.CHROMIUM_PATH ?? FULL_CHROMIUM_PATH,
   chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
 });
 // Every role's dashboard, as a returning visitor and with only the session cookie (no local-storage hint, no service

@@ -114,3 +114,23 @@ describe("by keyboard alone", () => {
     await context.close();
   });
 });
+
+describe("less motion (WCAG 2.3.3, decision 238)", () => {
+  it("opens the account menu at once for someone whose system asks for reduced motion, and animated for everyone else", async () => {
+    const seconds: Record<string, number> = {};
+    for (const reducedMotion of ["reduce", "no-preference"] as const) {
+      const context = await suite.browser.newContext({ baseURL: suite.server.url, reducedMotion });
+      const page = await context.newPage();
+      await logInAs(page, "sales");
+      await waitForHeading(page, "Dashboard");
+      await page.getByRole("button", { name: "Account menu" }).click();
+      const menu = page.getByRole("menu");
+      await menu.waitFor();
+      const duration = await menu.evaluate((el) => getComputedStyle(el).animationDuration);
+      seconds[reducedMotion] = duration.endsWith("ms") ? parseFloat(duration) / 1000 : parseFloat(duration);
+      await context.close();
+    }
+    expect(seconds.reduce).toBeLessThan(0.001);
+    expect(seconds["no-preference"]).toBeGreaterThanOrEqual(0.1);
+  });
+});
