@@ -1,13 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { followUpRulesUpdateSchema } from "../../shared/schemas/follow-up-rules";
 import { responses } from "../../shared/schemas/responses/tasks";
-import { dealershipFirst, requireCapability, requireDealershipAccess, writeInDealership } from "../auth/tenancy";
-import { publish } from "../events/outbox";
+import { dealershipFirst, requireCapability, requireDealershipAccess } from "../auth/tenancy";
 import { answers, dealershipPath, type ZodTypeProvider } from "../http/contract";
-import { followUpRulesOf, saveFollowUpRules } from "./follow-ups";
+import { changeFollowUpRules } from "./commands";
+import { followUpRulesOf } from "./follow-ups";
 
 // Automatic follow-up rules (issue 27, decision 200): management's, in the admin panel. A change publishes
-// follow_up_rules.updated; saving the rules as they are publishes nothing.
+// follow_up_rules.updated (commands.ts); saving the rules as they are publishes nothing.
 const CHANGE_FORBIDDEN = "Only management can change the follow-up rules";
 
 export async function followUpRuleRoutes(server: FastifyInstance): Promise<void> {
@@ -23,13 +23,6 @@ export async function followUpRuleRoutes(server: FastifyInstance): Promise<void>
   app.put("/api/dealerships/:id/follow-up-rules", { schema: { params: dealershipPath, body: followUpRulesUpdateSchema, response: answers(responses["PUT /api/dealerships/:id/follow-up-rules"]) }, preValidation: managerFirst }, async (request) => {
     const access = await requireDealershipAccess(request, request.params.id);
     requireCapability(access, "managementAccess", CHANGE_FORBIDDEN);
-    const change = request.body;
-    return writeInDealership(app.db, access, async (tx) => {
-      const { before, after } = await saveFollowUpRules(tx, access.dealershipId, access.userId, change);
-      if (JSON.stringify(before) !== JSON.stringify(after)) {
-        await publish(tx, { type: "follow_up_rules.updated", dealershipId: access.dealershipId, actorId: access.userId, payload: { rules: after, previous: before } });
-      }
-      return after;
-    });
+    return changeFollowUpRules(app.db, access, request.body);
   });
 }

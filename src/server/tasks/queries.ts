@@ -102,6 +102,50 @@ export async function lockVisibleTask(tx: Tx, viewer: Viewer, taskId: string): P
   return rowsOf<TaskRow>(result)[0];
 }
 
+/** A new task on a lead of the viewer's dealership, as the queries above select it. */
+export async function insertTask(
+  tx: Tx,
+  viewer: Viewer,
+  values: { leadId: string; type: TaskType; dueAt: Date; assigneeId: string; note: string | null },
+): Promise<TaskRow> {
+  const [created] = await tx
+    .insert(tasks)
+    .values({ ...values, dealershipId: viewer.dealershipId, createdBy: viewer.userId })
+    .returning({ id: tasks.id });
+  return (await taskById(tx, created!.id))!;
+}
+
+/** What a change of an open task sets (only what changes). */
+export interface TaskChanges {
+  status?: "done" | "cancelled";
+  dueAt?: Date;
+  assigneeId?: string;
+  note?: string | null;
+}
+
+/**
+ * Changes an open task the viewer sees, in one UPDATE whose WHERE holds the scope (the dealership, the visibility of
+ * the task and its lead) and the required state (open); undefined when it matched nothing. A new due time or a new
+ * assignee makes the reminder due again.
+ */
+export async function updateOpenTask(tx: Tx, viewer: Viewer, taskId: string, changes: TaskChanges): Promise<TaskRow | undefined> {
+  // The server's clock, as Drizzle's updates of this table write it.
+  const now = sql`${new Date().toISOString()}::timestamptz`;
+  const set: SQL[] = [sql`updated_at = ${now}`];
+  if (changes.status) set.push(sql`status = ${changes.status}`, sql`completed_at = ${now}`);
+  if (changes.dueAt) set.push(sql`due_at = ${changes.dueAt.toISOString()}::timestamptz`);
+  if (changes.assigneeId !== undefined) set.push(sql`assignee_id = ${changes.assigneeId}`);
+  if (changes.note !== undefined) set.push(sql`note = ${changes.note}`);
+  if (changes.dueAt || changes.assigneeId !== undefined) set.push(sql`reminded_at = null`);
+  const result = await tx.execute(sql`update ${tasks} t set ${sql.join(set, sql`, `)}
+    from ${leads} l
+    where t.id = ${taskId} and l.id = t.lead_id and t.dealership_id = ${viewer.dealershipId} and t.status = 'open'
+      and ${seesTaskSql(viewer)}
+    returning t.id`);
+  const updated = rowsOf<{ id: string }>(result)[0];
+  return updated ? taskById(tx, updated.id) : undefined;
+}
+
 export async function taskById(db: Executor, taskId: string): Promise<TaskRow | undefined> {
   const result = await db.execute(sql`select ${TASK_COLUMNS} from ${TASK_FROM} where t.id = ${taskId}`);
   return rowsOf<TaskRow>(result)[0];
