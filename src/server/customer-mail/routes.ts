@@ -2,16 +2,16 @@ import type { FastifyInstance } from "fastify";
 import { emailDraftQuerySchema, emailTemplateInputSchema, sendEmailSchema } from "../../shared/schemas/customer-email";
 import { responses } from "../../shared/schemas/responses/customer-email";
 import { provenEmailFirst } from "../auth/proven-email";
-import { dealershipFirst, requireCapability, requireDealershipAccess, writeInDealership } from "../auth/tenancy";
+import { dealershipFirst, requireCapability, requireDealershipAccess } from "../auth/tenancy";
 import { answers, checkedInHandler, dealershipPath, pathOf, type ZodTypeProvider } from "../http/contract";
 import { parseInput } from "../http/errors";
 import { visibleLead } from "../leads/visible-lead";
-import { sendToCustomer } from "./sending";
-import { createTemplate, deleteTemplate, draftFor, templateOf, templatesOf, updateTemplate } from "./templates";
+import { addEmailTemplate, editEmailTemplate, removeEmailTemplate, sendCustomerEmail } from "./commands";
+import { draftFor, templateOf, templatesOf } from "./templates";
 
 // E-mail with the customer (issue 26, decision 228). Whoever may open the lead (access/leads.ts) writes to its
 // customer; anyone else gets 404, as for the lead itself. Every member reads the dealership's templates (the composer
-// offers them); management keeps them.
+// offers them); management keeps them. Each change is a command (commands.ts).
 
 const MANAGE_TEMPLATES = "Only management can change the e-mail templates";
 
@@ -25,7 +25,7 @@ export async function customerMailRoutes(server: FastifyInstance): Promise<void>
     // The lead's 404 first, then the sender's proven address (decision 193), then the body.
     await provenEmailFirst(request);
     const input = parseInput(sendEmailSchema, request.body);
-    const email = await writeInDealership(app.db, viewer, (tx) => sendToCustomer(server, tx, viewer, lead.id, input));
+    const email = await sendCustomerEmail(app.db, viewer, lead.id, input, server);
     return reply.code(201).send(email);
   });
 
@@ -55,7 +55,7 @@ export async function customerMailRoutes(server: FastifyInstance): Promise<void>
   }, async (request, reply) => {
     const access = await requireDealershipAccess(request, request.params.id);
     requireCapability(access, "managementAccess", MANAGE_TEMPLATES);
-    const template = await writeInDealership(app.db, access, (tx) => createTemplate(tx, access, request.body));
+    const template = await addEmailTemplate(app.db, access, request.body);
     return reply.code(201).send(template);
   });
 
@@ -65,7 +65,7 @@ export async function customerMailRoutes(server: FastifyInstance): Promise<void>
   }, async (request) => {
     const access = await requireDealershipAccess(request, request.params.id);
     requireCapability(access, "managementAccess", MANAGE_TEMPLATES);
-    return writeInDealership(app.db, access, (tx) => updateTemplate(tx, access, request.params.templateId, request.body));
+    return editEmailTemplate(app.db, access, request.params.templateId, request.body);
   });
 
   app.delete("/api/dealerships/:id/email-templates/:templateId", {
@@ -74,7 +74,7 @@ export async function customerMailRoutes(server: FastifyInstance): Promise<void>
   }, async (request) => {
     const access = await requireDealershipAccess(request, request.params.id);
     requireCapability(access, "managementAccess", MANAGE_TEMPLATES);
-    await writeInDealership(app.db, access, (tx) => deleteTemplate(tx, access, request.params.templateId));
+    await removeEmailTemplate(app.db, access, request.params.templateId);
     return { id: request.params.templateId };
   });
 }

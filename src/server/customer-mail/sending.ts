@@ -1,32 +1,28 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import type { EmailSnapshot } from "../../shared/events";
 import { fullName } from "../../shared/format";
 import type { SendEmailInput } from "../../shared/schemas/customer-email";
 import type { LeadEmail } from "../../shared/schemas/responses/customer-email";
 import type { Viewer } from "../auth/tenancy";
+import type { Config } from "../config";
 import type { Tx } from "../db/client";
 import { leadEmails } from "../db/schema/customer-mail";
 import { dealerships } from "../db/schema/dealerships";
 import { leads } from "../db/schema/leads";
 import { users } from "../db/schema/users";
 import { publish } from "../events/outbox";
-import { badRequest } from "../http/errors";
 import { replyDomain } from "../intake/intake-config";
 import { leadSnapshot } from "../leads/queries";
-import { lockedLead } from "../leads/visible-lead";
 import { addressOf } from "../mail/delivery";
-import type { MailResult, OutgoingMail } from "../mail/mailer";
+import type { Mailer, MailResult, OutgoingMail } from "../mail/mailer";
 import { currentReplyToken, newMessageIdPart, replyAddress } from "./reply-address";
 
-// Sending an e-mail to the customer from the lead page (issue 26, decision 228). The mail is queued in the request's
-// transaction with its lead_emails row and its email.sent event, so all three commit together or not at all; the
-// mail queue retries it, and its final outcome (sent, or failed after the last try) updates the row and publishes
-// email.delivery_updated in the transaction that records it.
+// Sending an e-mail to the customer from the lead page (issue 26, decision 228). The mail is queued in the send's
+// transaction with its lead_emails row and its email.sent event (commands.ts), so all three commit together or not
+// at all; the mail queue retries it, and its final outcome (sent, or failed after the last try) updates the row and
+// publishes email.delivery_updated in the transaction that records it.
 
-export const NO_CUSTOMER_EMAIL = "the lead has no e-mail address: add one to the lead first";
-
-type EmailRow = typeof leadEmails.$inferSelect;
+export type EmailRow = typeof leadEmails.$inferSelect;
 
 export function emailSnapshot(row: EmailRow): EmailSnapshot {
   return {
@@ -42,19 +38,33 @@ export function emailSnapshot(row: EmailRow): EmailSnapshot {
   };
 }
 
-/** Who may answer: the lead's reply address when the intake listener takes mail, else whoever wrote it. */
-function replyToOf(app: FastifyInstance, token: string, sender: { email: string }): string {
-  const listening = app.config.intake?.smtpPort !== undefined;
-  return listening ? replyAddress(token, replyDomain(app.config.intake, app.config.appUrl)) : sender.email;
+/** What a send needs of the app: its mail queue, and the settings that give the From, Reply-To and Message-ID. */
+export interface SendingSetup {
+  mailer: Pick<Mailer, "queue">;
+  config: Pick<Config, "intake" | "appUrl" | "mailFrom">;
 }
 
-export async function sendToCustomer(app: FastifyInstance, tx: Tx, viewer: Viewer, leadId: string, input: SendEmailInput): Promise<LeadEmail> {
-  const lead = await lockedLead(tx, viewer, leadId);
-  if (!lead.email?.trim()) throw badRequest(`email: ${NO_CUSTOMER_EMAIL}`, { email: NO_CUSTOMER_EMAIL });
+/** Who may answer: the lead's reply address when the intake listener takes mail, else whoever wrote it. */
+function replyToOf(setup: SendingSetup, token: string, sender: { email: string }): string {
+  const listening = setup.config.intake?.smtpPort !== undefined;
+  return listening ? replyAddress(token, replyDomain(setup.config.intake, setup.config.appUrl)) : sender.email;
+}
+
+/**
+ * Writes a customer e-mail of the viewer on a lead locked by the caller: its lead_emails row ("queued") and its mail in
+ * the queue, in the caller's transaction. Answers the row (for the event) and the e-mail as the route answers it.
+ */
+export async function writeOutgoingEmail(
+  setup: SendingSetup,
+  tx: Tx,
+  viewer: Viewer,
+  lead: { id: string; email: string },
+  input: SendEmailInput,
+): Promise<{ row: EmailRow; email: LeadEmail }> {
   const [sender] = await tx.select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(eq(users.id, viewer.userId));
   const [dealership] = await tx.select({ name: dealerships.name }).from(dealerships).where(eq(dealerships.id, viewer.dealershipId));
   const token = await currentReplyToken(tx, { id: lead.id, dealershipId: viewer.dealershipId });
-  const replyTo = replyToOf(app, token, sender!);
+  const replyTo = replyToOf(setup, token, sender!);
   // The customer's latest reply, if any: this mail answers it, so their mail program threads the conversation.
   const [answered] = await tx
     .select({ id: leadEmails.id, messageId: leadEmails.messageId })
@@ -71,9 +81,9 @@ export async function sendToCustomer(app: FastifyInstance, tx: Tx, viewer: Viewe
       dealershipId: viewer.dealershipId,
       direction: "out",
       status: "queued",
-      messageId: `${newMessageIdPart()}@${replyDomain(app.config.intake, app.config.appUrl)}`,
+      messageId: `${newMessageIdPart()}@${replyDomain(setup.config.intake, setup.config.appUrl)}`,
       inReplyToId: answered?.id ?? null,
-      fromAddress: addressOf(app.config.mailFrom),
+      fromAddress: addressOf(setup.config.mailFrom),
       toAddress: lead.email.trim(),
       subject: input.subject,
       body: input.body,
@@ -93,22 +103,24 @@ export async function sendToCustomer(app: FastifyInstance, tx: Tx, viewer: Viewe
     ...(answered ? { inReplyTo: answered.messageId } : {}),
     leadEmailId: email.id,
   };
-  await app.mailer.queue(mail, tx);
-  await publish(tx, { type: "email.sent", dealershipId: viewer.dealershipId, actorId: viewer.userId, payload: { lead, email: emailSnapshot(email) } });
+  await setup.mailer.queue(mail, tx);
   return {
-    id: email.id,
-    leadId: email.leadId,
-    direction: email.direction,
-    status: email.status,
-    subject: email.subject,
-    body: email.body,
-    from: email.fromAddress,
-    to: email.toAddress,
-    replyTo,
-    messageId: email.messageId,
-    attachments: email.attachments,
-    sentBy: { id: sender!.id, firstName: sender!.firstName ?? "", lastName: sender!.lastName ?? "" },
-    createdAt: email.createdAt.toISOString(),
+    row: email,
+    email: {
+      id: email.id,
+      leadId: email.leadId,
+      direction: email.direction,
+      status: email.status,
+      subject: email.subject,
+      body: email.body,
+      from: email.fromAddress,
+      to: email.toAddress,
+      replyTo,
+      messageId: email.messageId,
+      attachments: email.attachments,
+      sentBy: { id: sender!.id, firstName: sender!.firstName ?? "", lastName: sender!.lastName ?? "" },
+      createdAt: email.createdAt.toISOString(),
+    },
   };
 }
 

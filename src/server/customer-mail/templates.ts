@@ -2,20 +2,20 @@ import { and, asc, desc, eq, isNotNull } from "drizzle-orm";
 import { fullName } from "../../shared/format";
 import { fillPlaceholders, type EmailTemplateInput, type TemplatePlaceholder } from "../../shared/schemas/customer-email";
 import type { EmailTemplate } from "../../shared/schemas/responses/customer-email";
+import type { Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
 import { emailTemplates } from "../db/schema/customer-mail";
 import { dealerships } from "../db/schema/dealerships";
 import { testDrives } from "../db/schema/test-drives";
 import { users } from "../db/schema/users";
-import { publish } from "../events/outbox";
 import { notFound } from "../http/errors";
 
 // Management's e-mail templates per dealership (issue 26, decision 228), and a template filled in for one lead: what
-// the lead page's composer starts from. Each change publishes one email_template.* event.
+// the lead page's composer starts from. Each change publishes one email_template.* event (commands.ts).
 
 export const TEMPLATE_NOT_FOUND = "E-mail template not found";
 
-type TemplateRow = typeof emailTemplates.$inferSelect;
+export type TemplateRow = typeof emailTemplates.$inferSelect;
 
 export function toTemplate(row: TemplateRow): EmailTemplate {
   return { id: row.id, name: row.name, subject: row.subject, body: row.body, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
@@ -33,30 +33,28 @@ export async function templateOf(db: Db | Tx, dealershipId: string, templateId: 
   return row;
 }
 
-const snapshot = (row: TemplateRow) => ({ id: row.id, name: row.name });
+export const templateSnapshot = (row: TemplateRow) => ({ id: row.id, name: row.name });
 
-export async function createTemplate(tx: Tx, who: { dealershipId: string; userId: string }, input: EmailTemplateInput): Promise<EmailTemplate> {
-  const [row] = await tx.insert(emailTemplates).values({ dealershipId: who.dealershipId, createdBy: who.userId, ...input }).returning();
-  await publish(tx, { type: "email_template.created", dealershipId: who.dealershipId, actorId: who.userId, payload: { template: snapshot(row!) } });
-  return toTemplate(row!);
+export async function insertTemplate(tx: Tx, viewer: Viewer, input: EmailTemplateInput): Promise<TemplateRow> {
+  const [row] = await tx.insert(emailTemplates).values({ dealershipId: viewer.dealershipId, createdBy: viewer.userId, ...input }).returning();
+  return row!;
 }
 
-export async function updateTemplate(tx: Tx, who: { dealershipId: string; userId: string }, templateId: string, input: EmailTemplateInput): Promise<EmailTemplate> {
+/** Rewrites a template of the viewer's dealership; undefined when it has none of that id. */
+export async function updateTemplate(tx: Tx, viewer: Viewer, templateId: string, input: EmailTemplateInput): Promise<TemplateRow | undefined> {
   const [row] = await tx
     .update(emailTemplates)
     .set(input)
-    .where(and(eq(emailTemplates.id, templateId), eq(emailTemplates.dealershipId, who.dealershipId)))
+    .where(and(eq(emailTemplates.id, templateId), eq(emailTemplates.dealershipId, viewer.dealershipId)))
     .returning();
-  if (!row) throw notFound(TEMPLATE_NOT_FOUND);
-  await publish(tx, { type: "email_template.updated", dealershipId: who.dealershipId, actorId: who.userId, payload: { template: snapshot(row) } });
-  return toTemplate(row);
+  return row;
 }
 
-export async function deleteTemplate(tx: Tx, who: { dealershipId: string; userId: string }, templateId: string): Promise<void> {
-  if (templateId.length > 64) throw notFound(TEMPLATE_NOT_FOUND);
-  const [row] = await tx.delete(emailTemplates).where(and(eq(emailTemplates.id, templateId), eq(emailTemplates.dealershipId, who.dealershipId))).returning();
-  if (!row) throw notFound(TEMPLATE_NOT_FOUND);
-  await publish(tx, { type: "email_template.deleted", dealershipId: who.dealershipId, actorId: who.userId, payload: { template: snapshot(row) } });
+/** Deletes a template of the viewer's dealership; undefined when it has none of that id. */
+export async function deleteTemplate(tx: Tx, viewer: Viewer, templateId: string): Promise<TemplateRow | undefined> {
+  if (templateId.length > 64) return undefined;
+  const [row] = await tx.delete(emailTemplates).where(and(eq(emailTemplates.id, templateId), eq(emailTemplates.dealershipId, viewer.dealershipId))).returning();
+  return row;
 }
 
 /** The ADF intake's "Vehicle of interest: ..." line of the description (decision 206), without its details. */
