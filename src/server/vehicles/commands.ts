@@ -7,7 +7,7 @@ import { addUnit, addVehicle, removeUnit, removeVehicle, type NewVehicle, type R
 
 // The inventory's changes (issue 25): each is the scoped write and its one domain event in one transaction that holds
 // the dealership (decision 176). A refused change (stock number taken, vehicle out, not found) publishes nothing.
-// Taking out and returning are test-drive events (test-drives/routes.ts), not vehicle events.
+// Taking out and returning are test-drive events (test-drives/commands.ts), not vehicle events.
 
 export function vehicleSnapshot(row: VehicleRow): VehicleSnapshot {
   return { id: row.id, stockNumber: row.stockNumber, year: row.year, make: row.make, model: row.model, trim: row.trim, condition: row.condition, vin: row.vin };
