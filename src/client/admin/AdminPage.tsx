@@ -37,7 +37,7 @@ export function AdminPage() {
 
   if (isLoading || roleLoading) {
     return (
-      <div className="mx-auto max-w-5xl" aria-busy="true" aria-label="Loading admin panel">
+      <div className="mx-auto max-w-5xl" role="status" aria-busy="true" aria-label="Loading admin panel">
         <Skeleton className="h-8 w-48" />
         <Skeleton className="mt-2 h-4 w-72" />
         <Skeleton className="mt-8 h-10 w-72" />

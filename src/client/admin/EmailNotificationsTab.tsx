@@ -19,7 +19,7 @@ export function EmailNotificationsTab({ dealershipId }: { dealershipId: string }
 
   if (triggers.isPending || members.isPending || subscriptions.isPending) {
     return (
-      <div className="grid gap-4" aria-busy="true" aria-label="Loading email notifications">
+      <div className="grid gap-4" role="status" aria-busy="true" aria-label="Loading email notifications">
         {[0, 1, 2].map((i) => (
           <Skeleton key={i} className="h-32 rounded-xl" />
         ))}

@@ -117,7 +117,7 @@ export function UsersTab({ dealershipId, dealershipName }: { dealershipId: strin
       </CardHeader>
 
       {loading ? (
-        <div className="grid gap-3 p-6" aria-busy="true" aria-label="Loading users">
+        <div className="grid gap-3 p-6" role="status" aria-busy="true" aria-label="Loading users">
           {[0, 1, 2, 3].map((i) => (
             <Skeleton key={i} className="h-12" />
           ))}

@@ -255,7 +255,7 @@ function CalendarView({ dealershipId, dealershipName, timezone }: { dealershipId
           </div>
 
           {day.isPending ? (
-            <div className="grid gap-3" aria-busy="true" aria-label="Loading appointments">
+            <div className="grid gap-3" role="status" aria-busy="true" aria-label="Loading appointments">
               {Array.from({ length: APPOINTMENT_SKELETONS }, (_, i) => (
                 <Skeleton key={i} className="h-44 rounded-xl" data-testid="appointment-skeleton" />
               ))}

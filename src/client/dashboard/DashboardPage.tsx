@@ -25,7 +25,7 @@ export function todayAt(timezone: string, now = new Date()): string {
 
 function DashboardSkeleton() {
   return (
-    <div data-testid="dashboard-loading" aria-busy="true" aria-label="Loading dashboard">
+    <div data-testid="dashboard-loading" role="status" aria-busy="true" aria-label="Loading dashboard">
       {/* The title is known before the dealership is: drawn at once, it is the first thing a phone shows (issue 12).
           Hidden from assistive technology: the real heading comes with the page, so "Dashboard" is announced once. */}
       <p aria-hidden="true" className="text-2xl font-bold tracking-tight text-foreground sm:text-[28px]">

@@ -66,7 +66,7 @@ export function MetricCards({ dealership, role }: DashboardSectionProps) {
   const metrics = useMetrics(dealership.id);
   if (metrics.isPending) {
     return (
-      <div className="grid gap-4 sm:grid-cols-3" aria-busy="true" aria-label="Loading today's numbers">
+      <div className="grid gap-4 sm:grid-cols-3" role="status" aria-busy="true" aria-label="Loading today's numbers">
         {[0, 1, 2].map((i) => (
           <Skeleton key={i} className="h-[132px] rounded-xl" />
         ))}

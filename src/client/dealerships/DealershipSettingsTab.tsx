@@ -46,7 +46,7 @@ export function DealershipSettingsTab({ dealershipId }: { dealershipId: string }
   const query = useDealershipSettings(dealershipId);
   if (!query.data) {
     return (
-      <Card aria-busy="true" aria-label="Loading settings">
+      <Card role="status" aria-busy="true" aria-label="Loading settings">
         <CardContent className="grid gap-4 pt-6">
           <Skeleton className="h-10" />
           <Skeleton className="h-10" />

@@ -114,7 +114,7 @@ export function LeadDetailPage() {
 
   if (query.isPending || mergedInto) {
     return (
-      <div className="mx-auto max-w-6xl" aria-busy="true" aria-label="Loading lead">
+      <div className="mx-auto max-w-6xl" role="status" aria-busy="true" aria-label="Loading lead">
         <Skeleton className="h-9 w-24" />
         <Skeleton className="mt-6 h-8 w-64" />
         <div className="mt-8 grid gap-6 lg:grid-cols-3">

@@ -113,7 +113,7 @@ function DeletedLeadRow({ lead, dealershipId }: { lead: DeletedLead; dealershipI
 
 function ListSkeleton({ bare = false }: { bare?: boolean }) {
   return (
-    <div className="mx-auto grid max-w-5xl gap-3" aria-busy="true" aria-label="Loading deleted leads">
+    <div className="mx-auto grid max-w-5xl gap-3" role="status" aria-busy="true" aria-label="Loading deleted leads">
       {!bare && <Skeleton className="mb-4 h-8 w-56" />}
       {[0, 1, 2].map((i) => (
         <Skeleton key={i} className="h-28 rounded-xl" />

@@ -200,7 +200,7 @@ export function LeadList({
 
 export function LeadListSkeleton({ rows = LEAD_ROW_SKELETONS }: { rows?: number }) {
   return (
-    <div aria-busy="true" aria-label="Loading leads" className="grid gap-3 p-4 md:p-0">
+    <div role="status" aria-busy="true" aria-label="Loading leads" className="grid gap-3 p-4 md:p-0">
       {Array.from({ length: rows }, (_, i) => (
         <div key={i} data-testid="lead-skeleton" className="flex items-center gap-4 rounded-lg border p-4 md:rounded-none md:border-x-0 md:border-t-0">
           <div className="grid flex-1 gap-2">

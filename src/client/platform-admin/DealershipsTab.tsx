@@ -63,7 +63,7 @@ export function DealershipsTab({ createOpen, onCreateOpenChange }: { createOpen:
       </div>
 
       {dealerships.isPending ? (
-        <div className="grid gap-3 p-4 sm:p-6" aria-busy="true" aria-label="Loading dealerships">
+        <div className="grid gap-3 p-4 sm:p-6" role="status" aria-busy="true" aria-label="Loading dealerships">
           {[0, 1, 2].map((i) => (
             <Skeleton key={i} className="h-16" />
           ))}

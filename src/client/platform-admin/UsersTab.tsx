@@ -137,7 +137,7 @@ export function UsersTab() {
         </div>
 
         {users.isPending ? (
-          <div className="grid gap-3 p-4 sm:p-6" aria-busy="true" aria-label="Loading users">
+          <div className="grid gap-3 p-4 sm:p-6" role="status" aria-busy="true" aria-label="Loading users">
             {[0, 1, 2].map((i) => (
               <Skeleton key={i} className="h-16" />
             ))}

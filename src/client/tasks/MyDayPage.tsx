@@ -208,7 +208,7 @@ export function MyDayPage() {
         }
       />
       {loading ? (
-        <div aria-busy="true" aria-label="Loading My Day" className="grid gap-3">
+        <div role="status" aria-busy="true" aria-label="Loading My Day" className="grid gap-3">
           {[0, 1, 2].map((i) => (
             <Skeleton key={i} className="h-28 rounded-xl" />
           ))}

@@ -104,7 +104,7 @@ function TestDriveDetail({ testDriveId }: { testDriveId: string }) {
 
   if (query.isPending) {
     return (
-      <div className="mx-auto max-w-6xl" aria-busy="true" aria-label="Loading test drive">
+      <div className="mx-auto max-w-6xl" role="status" aria-busy="true" aria-label="Loading test drive">
         <Skeleton className="h-9 w-40" />
         <Skeleton className="mt-6 h-8 w-72" />
         <div className="mt-8 grid gap-6 lg:grid-cols-3">

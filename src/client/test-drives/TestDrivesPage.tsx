@@ -217,7 +217,7 @@ function VehicleInventory({
       <StatusLegend />
 
       {list.isPending ? (
-        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-busy="true" aria-label="Loading vehicles">
+        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" role="status" aria-busy="true" aria-label="Loading vehicles">
           {[0, 1, 2].map((i) => (
             <Skeleton key={i} className="h-72 rounded-xl" />
           ))}

@@ -1,10 +1,11 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
+import { makeDealershipWorld, type DealershipWorld } from "../../../tests/helpers/dealership-world";
+import { createTestApp, type Agent, type TestApp } from "../../../tests/helpers/test-app";
 import { activityEntrySchema } from "../../shared/activity";
 import { deletedLeadSchema, restoreResultSchema } from "../../shared/schemas/deleted-leads";
-import { makeDealership, makeUser, type MadeUser } from "../db/factories";
+import { makeUser } from "../db/factories";
 import { makeAppointment } from "../db/factories-appointments";
 import { makeTestDrive, makeVehicle } from "../db/factories-test-drives";
 import { leadActivity, leadCalls, leadNotes } from "../db/schema/activity";
@@ -27,26 +28,12 @@ const TZ = "America/Toronto";
 let t: TestApp;
 let ours: string;
 let theirs: string;
-let people: Record<"sales" | "frontDesk" | "management" | "outsider", MadeUser>;
-let as: Record<keyof typeof people, Agent>;
+let people: DealershipWorld["people"];
+let as: DealershipWorld["as"];
 
 beforeAll(async () => {
   t = await createTestApp();
-  ours = (await makeDealership(t.db, { name: "Northside", timezone: TZ })).id;
-  theirs = (await makeDealership(t.db, { name: "Elsewhere", timezone: TZ })).id;
-  const member = (role: "sales" | "frontDesk" | "management") => [{ dealershipId: ours, role }];
-  people = {
-    sales: await makeUser(t.db, { firstName: "Sam", lastName: "Sales", memberships: member("sales") }),
-    frontDesk: await makeUser(t.db, { firstName: "Fran", lastName: "Desk", memberships: member("frontDesk") }),
-    management: await makeUser(t.db, { firstName: "Morgan", lastName: "Manager", memberships: member("management") }),
-    outsider: await makeUser(t.db, { firstName: "Oscar", lastName: "Out", memberships: [{ dealershipId: theirs, role: "management" }] }),
-  };
-  as = {
-    sales: await signIn(t.app, people.sales),
-    frontDesk: await signIn(t.app, people.frontDesk),
-    management: await signIn(t.app, people.management),
-    outsider: await signIn(t.app, people.outsider),
-  };
+  ({ ours, theirs, people, as } = await makeDealershipWorld(t, { name: "Northside", timezone: TZ }));
 });
 afterAll(() => t.close());
 

@@ -1,11 +1,11 @@
 import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { anonymous, createTestApp, signIn, type Agent, type TestApp } from "../../../tests/helpers/test-app";
+import { makeDealershipWorld, type DealershipWorld } from "../../../tests/helpers/dealership-world";
+import { anonymous, createTestApp, type Agent, type TestApp } from "../../../tests/helpers/test-app";
 import { addDays, localToday } from "../../shared/dealership-clock";
 import { taskSchema } from "../../shared/schemas/responses/tasks";
 import { mergeLeadsSchema } from "../../shared/schemas/lead-duplicates";
 import { viewerOf } from "../auth/tenancy";
-import { makeDealership, makeUser, type MadeUser } from "../db/factories";
 import { mergeLeads } from "../leads/merge";
 import { makeLead } from "../db/factories-leads";
 import { domainEvents } from "../db/schema/events";
@@ -18,8 +18,8 @@ const TZ = "America/Toronto";
 let t: TestApp;
 let ours: string;
 let theirs: string;
-let people: Record<"sales" | "sales2" | "frontDesk" | "management" | "outsider", MadeUser>;
-let as: Record<keyof typeof people, Agent>;
+let people: DealershipWorld["people"];
+let as: DealershipWorld["as"];
 let ownLead: string;
 let colleagueLead: string;
 let poolLead: string;
@@ -45,23 +45,7 @@ async function made(who: Agent, leadId: string, body: Record<string, unknown> = 
 
 beforeAll(async () => {
   t = await createTestApp();
-  ours = (await makeDealership(t.db, { name: "Northside", timezone: TZ })).id;
-  theirs = (await makeDealership(t.db, { name: "Elsewhere", timezone: TZ })).id;
-  const member = (role: "sales" | "frontDesk" | "management") => [{ dealershipId: ours, role }];
-  people = {
-    sales: await makeUser(t.db, { firstName: "Sam", lastName: "Sales", memberships: member("sales") }),
-    sales2: await makeUser(t.db, { firstName: "Riley", lastName: "Chen", memberships: member("sales") }),
-    frontDesk: await makeUser(t.db, { firstName: "Fran", lastName: "Desk", memberships: member("frontDesk") }),
-    management: await makeUser(t.db, { firstName: "Morgan", lastName: "Manager", memberships: member("management") }),
-    outsider: await makeUser(t.db, { firstName: "Oscar", lastName: "Out", memberships: [{ dealershipId: theirs, role: "management" }] }),
-  };
-  as = {
-    sales: await signIn(t.app, people.sales),
-    sales2: await signIn(t.app, people.sales2),
-    frontDesk: await signIn(t.app, people.frontDesk),
-    management: await signIn(t.app, people.management),
-    outsider: await signIn(t.app, people.outsider),
-  };
+  ({ ours, theirs, people, as } = await makeDealershipWorld(t, { name: "Northside", timezone: TZ }));
   ownLead = (await makeLead(t.db, { dealershipId: ours, firstName: "Anneliese", lastName: "Oppenheimer-Vasquez", claimedBy: people.sales.id })).id;
   colleagueLead = (await makeLead(t.db, { dealershipId: ours, claimedBy: people.sales2.id })).id;
   poolLead = (await makeLead(t.db, { dealershipId: ours })).id;

@@ -36,6 +36,10 @@ export async function seriousA11yFindings(page: Page): Promise<AxeFinding[]> {
 
 /** Fails with the findings listed (rule, what it asks, where) when axe finds anything serious or critical. */
 export async function expectAccessible(page: Page, where: string): Promise<void> {
+  // The page's data arrives first (as the sweeps wait, axe-sweep.ts): on a loaded machine axe otherwise read a page
+  // mid-load (CI, 2026-11-28, three files at a time).
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  await page.locator("[aria-busy='true']").first().waitFor({ state: "detached", timeout: 10_000 }).catch(() => undefined);
   // Animations settle first: a half-faded dialog would fail the contrast rule for no real reason.
   await page.evaluate(() =>
     Promise.all(
