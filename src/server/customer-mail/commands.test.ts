@@ -1,5 +1,5 @@
-import { asc, like, or } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { publishedTypes } from "../../../tests/helpers/published";
 import { createTestDatabase } from "../../../tests/helpers/test-app";
 import { viewerOf, type Viewer } from "../auth/tenancy";
 import type { Database } from "../db/client";
@@ -27,14 +27,7 @@ const setup: SendingSetup = {
 };
 const TEMPLATE = { name: "First contact", subject: "Hello {{firstName}}", body: "Hi {{firstName}}" };
 
-const eventTypes = async () =>
-  (
-    await database.db
-      .select({ type: domainEvents.type })
-      .from(domainEvents)
-      .where(or(like(domainEvents.type, "email.%"), like(domainEvents.type, "email_template.%")))
-      .orderBy(asc(domainEvents.id))
-  ).map((e) => e.type);
+const eventTypes = () => publishedTypes(database.db, "email.", "email_template.");
 
 beforeAll(async () => {
   database = await createTestDatabase();

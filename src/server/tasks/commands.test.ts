@@ -1,5 +1,6 @@
-import { asc, eq, like, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { publishedTypes } from "../../../tests/helpers/published";
 import { createTestDatabase } from "../../../tests/helpers/test-app";
 import { viewerOf, type Viewer } from "../auth/tenancy";
 import type { Database } from "../db/client";
@@ -19,14 +20,7 @@ let leadId: string;
 
 const HOUR = 3600_000;
 const inHours = (h: number) => new Date(Date.now() + h * HOUR);
-const eventTypes = async () =>
-  (
-    await database.db
-      .select({ type: domainEvents.type })
-      .from(domainEvents)
-      .where(or(like(domainEvents.type, "task.%"), eq(domainEvents.type, "follow_up_rules.updated")))
-      .orderBy(asc(domainEvents.id))
-  ).map((e) => e.type);
+const eventTypes = () => publishedTypes(database.db, "task.", "follow_up_rules.updated");
 
 beforeAll(async () => {
   database = await createTestDatabase();
