@@ -1,17 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import { availabilityUpdateSchema, distributionUpdateSchema } from "../../shared/schemas/distribution";
 import { responses } from "../../shared/schemas/responses/distribution";
-import { dealershipFirst, requireCapability, requireDealershipAccess, writeInDealership } from "../auth/tenancy";
-import { publish } from "../events/outbox";
+import { dealershipFirst, requireCapability, requireDealershipAccess } from "../auth/tenancy";
 import { answers, dealershipPath, type ZodTypeProvider } from "../http/contract";
 import { forbidden } from "../http/errors";
-import { distributionOf, repsAvailability, saveDistribution, setOnFloor } from "../distribution/settings";
+import { distributionOf, repsAvailability } from "../distribution/settings";
+import { changeDistribution, changeRepOnFloor, FLOOR_FORBIDDEN } from "./settings-commands";
 
 // Lead distribution's routes (issue 27, decision 201), in the leads area so that distribution/ (the hand-out every
 // arrival path calls) imports no route machinery and sits in no folder cycle: management sets how new leads are handed out; each sales rep says
-// whether they are on the floor; every member may see who is.
+// whether they are on the floor; every member may see who is. The changes are settings-commands.ts.
 const CHANGE_FORBIDDEN = "Only management can change how leads are distributed";
-const FLOOR_FORBIDDEN = "Only sales reps go on or off the floor";
 
 export async function distributionRoutes(server: FastifyInstance): Promise<void> {
   const app = server.withTypeProvider<ZodTypeProvider>();
@@ -24,13 +23,7 @@ export async function distributionRoutes(server: FastifyInstance): Promise<void>
   app.put("/api/dealerships/:id/distribution", { schema: { params: dealershipPath, body: distributionUpdateSchema, response: answers(responses["PUT /api/dealerships/:id/distribution"]) }, preValidation: dealershipFirst("managementAccess", CHANGE_FORBIDDEN) }, async (request) => {
     const access = await requireDealershipAccess(request, request.params.id);
     requireCapability(access, "managementAccess", CHANGE_FORBIDDEN);
-    return writeInDealership(app.db, access, async (tx) => {
-      const { before, after } = await saveDistribution(tx, access.dealershipId, access.userId, request.body);
-      if (before.mode !== after.mode || before.autoAssignAfterMinutes !== after.autoAssignAfterMinutes) {
-        await publish(tx, { type: "lead_distribution.updated", dealershipId: access.dealershipId, actorId: access.userId, payload: { settings: after, previous: before } });
-      }
-      return after;
-    });
+    return changeDistribution(app.db, access, request.body);
   });
 
   app.get("/api/dealerships/:id/availability", { schema: { params: dealershipPath, response: answers(responses["GET /api/dealerships/:id/availability"]) } }, async (request) => {
@@ -47,15 +40,6 @@ export async function distributionRoutes(server: FastifyInstance): Promise<void>
   app.put("/api/dealerships/:id/availability", { schema: { params: dealershipPath, body: availabilityUpdateSchema, response: answers(responses["PUT /api/dealerships/:id/availability"]) }, preValidation: repFirst }, async (request) => {
     const access = await requireDealershipAccess(request, request.params.id);
     if (access.role !== "sales") throw forbidden(FLOOR_FORBIDDEN);
-    const { onFloor } = request.body;
-    return writeInDealership(app.db, access, async (tx) => {
-      const changed = await setOnFloor(tx, access.dealershipId, access.userId, onFloor);
-      const [me] = await repsAvailability(tx, access.dealershipId, access.userId);
-      if (!me) throw forbidden(FLOOR_FORBIDDEN); // a membership ended a moment ago
-      if (changed) {
-        await publish(tx, { type: "rep.availability_changed", dealershipId: access.dealershipId, actorId: access.userId, payload: { rep: { id: me.userId, name: me.name }, onFloor } });
-      }
-      return me;
-    });
+    return changeRepOnFloor(app.db, access, request.body.onFloor);
   });
 }

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { lostReasonsSchema } from "../../shared/schemas/lost-reasons";
 import { responses } from "../../shared/schemas/responses/distribution";
-import { dealershipFirst, requireCapability, requireDealershipAccess, writeInDealership } from "../auth/tenancy";
-import { publish } from "../events/outbox";
+import { dealershipFirst, requireCapability, requireDealershipAccess } from "../auth/tenancy";
 import { answers, dealershipPath, type ZodTypeProvider } from "../http/contract";
-import { lostReasonsOf, saveLostReasons } from "./lost-reasons";
+import { lostReasonsOf } from "./lost-reasons";
+import { changeLostReasons } from "./settings-commands";
 
 // Lost reasons (issue 27, decision 202): every member reads the list (the move to Lost asks for one); management
-// edits it. Saving the list as it is publishes nothing.
+// edits it (settings-commands.ts).
 const CHANGE_FORBIDDEN = "Only management can change the lost reasons";
 
 export async function lostReasonRoutes(server: FastifyInstance): Promise<void> {
@@ -20,12 +20,6 @@ export async function lostReasonRoutes(server: FastifyInstance): Promise<void> {
   app.put("/api/dealerships/:id/lost-reasons", { schema: { params: dealershipPath, body: lostReasonsSchema, response: answers(responses["PUT /api/dealerships/:id/lost-reasons"]) }, preValidation: dealershipFirst("managementAccess", CHANGE_FORBIDDEN) }, async (request) => {
     const access = await requireDealershipAccess(request, request.params.id);
     requireCapability(access, "managementAccess", CHANGE_FORBIDDEN);
-    return writeInDealership(app.db, access, async (tx) => {
-      const { before, after } = await saveLostReasons(tx, access.dealershipId, access.userId, request.body);
-      if (JSON.stringify(before) !== JSON.stringify(after)) {
-        await publish(tx, { type: "lost_reasons.updated", dealershipId: access.dealershipId, actorId: access.userId, payload: { reasons: after, previous: before } });
-      }
-      return after;
-    });
+    return changeLostReasons(app.db, access, request.body);
   });
 }
