@@ -37,6 +37,23 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Whether nothing listens on the port now. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once("error", () => resolve(false));
+    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
+  });
+}
+
+/** A free port whose next one is free too: nginx listens on both (https, and http on the next). */
+async function freePortPair(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port < 65535 && (await isFree(port + 1))) return port;
+  }
+}
+
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -155,7 +172,7 @@ ${site}
   }
 
   beforeAll(async () => {
-    httpsPort = await freePort();
+    httpsPort = await freePortPair();
     ports = [await freePort(), await freePort()];
     const made = spawnSync("openssl", [
       "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost",
@@ -182,16 +199,29 @@ ${site}
     await database.close();
 
     await Promise.all(ports.map((port) => startApp(port)));
-    writeFileSync(`${dir}/nginx.conf`, nginxConfig());
-    let log = "";
-    nginx = spawn(NGINX, ["-c", `${dir}/nginx.conf`, "-p", dir, "-e", `${dir}/error.log`], { stdio: ["ignore", "pipe", "pipe"] });
-    nginx.stderr?.on("data", (d) => (log += d));
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      if (nginx.exitCode !== null) throw new Error(`nginx exited: ${log}${existsSync(`${dir}/error.log`) ? readFileSync(`${dir}/error.log`, "utf8") : ""}`);
-      if (await request("GET", "/api/ready").then((r) => r.status === 200, () => false)) break;
-      if (Date.now() > deadline) throw new Error(`nginx did not answer: ${log}`);
-      await new Promise((r) => setTimeout(r, 50));
+    // The free ports were free when asked; another test's process may take one before nginx binds it (CI,
+    // 2026-11-28): then nginx starts again on others, and the apps with them (their APP_URL names nginx's port).
+    for (let attempt = 1; ; attempt++) {
+      writeFileSync(`${dir}/nginx.conf`, nginxConfig());
+      let log = "";
+      nginx = spawn(NGINX, ["-c", `${dir}/nginx.conf`, "-p", dir, "-e", `${dir}/error.log`], { stdio: ["ignore", "pipe", "pipe"] });
+      nginx.stderr?.on("data", (d) => (log += d));
+      const deadline = Date.now() + 10_000;
+      let taken = false;
+      for (;;) {
+        if (nginx.exitCode !== null) {
+          taken = /Address already in use/.test(log) && attempt < 5;
+          if (taken) break;
+          throw new Error(`nginx exited: ${log}${existsSync(`${dir}/error.log`) ? readFileSync(`${dir}/error.log`, "utf8") : ""}`);
+        }
+        if (await request("GET", "/api/ready").then((r) => r.status === 200, () => false)) break;
+        if (Date.now() > deadline) throw new Error(`nginx did not answer: ${log}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      if (!taken) break;
+      httpsPort = await freePortPair();
+      await Promise.all(ports.map((port) => stopApp(port)));
+      await Promise.all(ports.map((port) => startApp(port)));
     }
     base = `https://localhost:${httpsPort}`;
   }, 120_000);
