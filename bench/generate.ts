@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { hashPassword } from "../src/server/auth/passwords";
 import { migrateDatabase, MIGRATIONS_FOLDER, rowsOf, type Database } from "../src/server/db/client";
 
@@ -94,6 +94,7 @@ export async function generate(database: Database, log: (line: string) => void =
   if (existing >= BENCH.totalLeads) {
     log(`  data present (${existing} leads)`);
     await ensureClaimer(database);
+    await ensureNewPagesData(database, log);
     return;
   }
   const db = database.db;
@@ -161,4 +162,51 @@ export async function generate(database: Database, log: (line: string) => void =
   await db.execute(sql`analyze`);
   log(`  indexes built and analysed: ${Date.now() - started} ms`);
   await ensureClaimer(database);
+  await ensureNewPagesData(database, log);
+}
+
+/** Rep 1's client whose story is long: 10,000 timeline entries (bench/scenarios.ts reads its first and a deep page). */
+export const STORY_LEAD = "bench_lead_0000000006";
+/** Rep n (1-3) of dealership 1 holds the leads g with g % 3 = n % 3 and g % 10 >= 3; 30k + 6, + 4 and + 5 are such leads. */
+const repLead = (rep: 1 | 2 | 3, k: string) => sql.raw(`'bench_lead_' || lpad((30 * (${k}) + ${({ 1: 6, 2: 4, 3: 5 } as const)[rep]})::text, 10, '0')`);
+
+/**
+ * What the pages added since the lists need in dealership 1 (issue 32 "New pages"), added once to data made before
+ * them: the story lead's 10,000 timeline entries (notes, edits and status changes by the dealership's five people)
+ * among 190,000 on the other leads; 10,000 tasks for each of the three reps over a year either side of now (10% open,
+ * as a busy rep's history), and 2,000 appointments for each around today.
+ */
+export async function ensureNewPagesData(database: Database, log: (line: string) => void): Promise<void> {
+  const db = database.db;
+  const [has] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from lead_activity where lead_id = ${STORY_LEAD}`));
+  if ((has?.n ?? 0) > 0) return;
+  const started = Date.now();
+  const d1 = dealershipId(1);
+  const person = sql.raw(`'bench_user_' || lpad((1 + g % 5)::text, 10, '0')`);
+  const entry = (lead: SQL, count: number, minutes: number) =>
+    db.execute(sql`insert into lead_activity (lead_id, dealership_id, type, event_type, actor_id, at, payload)
+      select ${lead}, ${d1}, t, t, ${person}, now() - (g * interval '1 minute' * ${minutes}),
+        case t
+          when 'note.added' then jsonb_build_object('note', jsonb_build_object('id', 'bench_note_' || g, 'body', 'Called about the trade-in; wants numbers on the '
+            || (array['CR-V','RAV4','F-150','Model Y','Outback'])[1 + g % 5] || ' before Saturday.', 'authorId', ${person}, 'mentions', '[]'::jsonb))
+          when 'lead.updated' then jsonb_build_object('changes', jsonb_build_object('phone', jsonb_build_object('before', '416-555-' || lpad((g % 10000)::text, 4, '0'), 'after', '647-555-' || lpad((g % 10000)::text, 4, '0'))))
+          else jsonb_build_object('previousStatus', 'contacted', 'lead', jsonb_build_object('status', 'qualified'), 'changes', '{}'::jsonb)
+        end
+      from (select g, (array['note.added','note.added','lead.updated','lead.status_changed'])[1 + g % 4] as t from generate_series(1, ${count}) g) s`);
+  await entry(sql`${STORY_LEAD}`, 10_000, 17);
+  await entry(sql.raw(`'bench_lead_' || lpad((1 + g % ${BENCH.bigDealershipLeads})::text, 10, '0')`), 190_000, 3);
+  for (const rep of [1, 2, 3] as const) {
+    await db.execute(sql`insert into tasks (id, dealership_id, lead_id, type, due_at, assignee_id, created_by, status, completed_at, created_at)
+      select 'bench_task_' || ${rep} || '_' || g, ${d1}, ${repLead(rep, "g % 3000")}, (array['call','email','visit','other'])[1 + g % 4],
+        now() + ((g::bigint * 7919) % 525600 - 262800) * interval '1 minute', ${userId(1, rep)}, ${userId(1, rep)},
+        case when g % 10 = 0 then 'open' when g % 100 = 1 then 'cancelled' else 'done' end,
+        case when g % 10 = 0 then null else now() end, now() - interval '1 year'
+      from generate_series(1, 10000) g`);
+    await db.execute(sql`insert into appointments (id, dealership_id, title, first_name, last_name, date, time, assigned_to, created_by, lead_id)
+      select 'bench_appt_' || ${rep} || '_' || g, ${d1}, 'Walkaround', 'Client', 'Number ' || g, current_date + (g % 365 - 182),
+        lpad((9 + g % 8)::text, 2, '0') || ':' || (array['00','30'])[1 + g % 2], ${userId(1, rep)}, ${userId(1, rep)}, ${repLead(rep, "g % 3000")}
+      from generate_series(1, 2000) g`);
+  }
+  for (const table of ["lead_activity", "tasks", "appointments"]) await db.execute(sql.raw(`analyze ${table}`));
+  log(`  the new pages' data (timeline entries, tasks, appointments): ${Date.now() - started} ms`);
 }

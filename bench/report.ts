@@ -104,7 +104,9 @@ export function aloneTable(runs: Measured[], scenarios: string[], connectionCoun
     for (const connections of connectionCounts) {
       const s = summarize(pick(runs, scenario, connections, server));
       if (s.rounds === 0) continue;
-      lines.push(`| ${scenario} | ${connections} | ${s.rps} | ${ms(s.p50)} / ${ms(s.p99)} | ${cpu(s.serverCpuMs)} | ${s.failures} | ${loadRange(s.loads)} |`);
+      // On a server the database's backends are counted too (process + PostgreSQL); on PGlite they are the process.
+      const used = s.databaseCpuMs > 0 ? `${cpu(s.serverCpuMs + s.databaseCpuMs)} (${cpu(s.serverCpuMs)} + ${cpu(s.databaseCpuMs)})` : cpu(s.serverCpuMs);
+      lines.push(`| ${scenario} | ${connections} | ${s.rps} | ${ms(s.p50)} / ${ms(s.p99)} | ${used} | ${s.failures} | ${loadRange(s.loads)} |`);
     }
   }
   return lines.join("\n");

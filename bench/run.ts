@@ -6,14 +6,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { newPglite, openPglite, openPostgres, rowsOf, type Database } from "../src/server/db/client";
-import { sql } from "drizzle-orm";
+import { sql, type SQLWrapper } from "drizzle-orm";
 import { listSql, statements, type ListShape, type ListValue } from "./floor-server";
-import { BENCH, CLAIMER, dealershipId, generate, IncompleteBenchData, returnClaimedLeads, userId } from "./generate";
+import { BENCH, CLAIMER, dealershipId, generate, IncompleteBenchData, returnClaimedLeads, STORY_LEAD, userId } from "./generate";
 import { timedRun, type Load, type Target } from "./load";
 import { residentMemory } from "./proc";
 import { aloneTable, everyRun, floorTables, loadRange, loopNote, tailTable, type Measured } from "./report";
 import { compareServers, type Question } from "./same-answers";
-import { BIG_DEALERSHIP, DEMO_PEOPLE, demoScenarios, PEOPLE, SCENARIOS, TAKEN_LEAD, type Person, type Scenario } from "./scenarios";
+import { BIG_DEALERSHIP, DEEP_CURSOR, DEMO_PEOPLE, demoScenarios, NEW_PAGES, PEOPLE, SCENARIOS, TAKEN_LEAD, type Person, type Scenario } from "./scenarios";
+import { activityPageQuery } from "../src/server/leads/activity";
+import { agendaSql } from "../src/server/tasks/agenda";
+import { listTasksSql } from "../src/server/tasks/queries";
+import { viewerOf } from "../src/server/auth/tenancy";
+import { encodePageCursor } from "../src/server/http/page-cursor";
+import { localToday } from "../src/shared/dealership-clock";
 import { REPO, startApp, startFloor, withApplicationName, type RunningServer } from "./servers";
 
 // npm run bench [-- postgres | pglite | demo]
@@ -40,7 +46,10 @@ const RESULTS = path.join(HERE, "RESULTS.md");
 // BENCH_SCENARIOS=claim,new runs only those scenarios (keys in bench/scenarios.ts) and prints them without touching
 // RESULTS.md: for trying a change quickly; the recorded table always has every scenario.
 const ONLY_SCENARIOS = process.env.BENCH_SCENARIOS?.split(",").map((s) => s.trim()).filter(Boolean);
-const TIMED = ONLY_SCENARIOS ? SCENARIOS.filter((s) => ONLY_SCENARIOS.includes(s.key)) : SCENARIOS;
+const EVERY_SCENARIO = [...SCENARIOS, ...NEW_PAGES];
+let TIMED = ONLY_SCENARIOS ? EVERY_SCENARIO.filter((s) => ONLY_SCENARIOS.includes(s.key)) : EVERY_SCENARIO;
+const LISTS = () => TIMED.filter((s) => !s.alone).map((s) => s.name);
+const PAGES = () => TIMED.filter((s) => s.alone).map((s) => s.name);
 
 const running = new Set<RunningServer>();
 let serverVersion = "?";
@@ -189,6 +198,57 @@ async function plans(query: Query, claimLead: string): Promise<string> {
   return out.join("\n\n");
 }
 
+// ---- The new pages (issue 32): timed on the app alone, their statements explained as the app writes them ----
+
+/** The cursor of the story lead's 9,000th entry, as the Link header of the page before would carry it. */
+async function deepCursor(database: Database): Promise<{ at: Date; id: number; text: string }> {
+  const [row] = rowsOf<{ at: Date | string; id: number | string }>(
+    await database.db.execute(sql`select at, id from lead_activity where lead_id = ${STORY_LEAD} order by at desc, id desc offset 8999 limit 1`),
+  );
+  if (!row) throw new Error(`${STORY_LEAD} has fewer than 9,000 timeline entries`);
+  const at = new Date(row.at);
+  return { at, id: Number(row.id), text: encodePageCursor([at.toISOString(), String(row.id)]) };
+}
+
+/** Puts the deep page's cursor into its path. */
+async function placeDeepCursor(database: Database): Promise<void> {
+  const cursor = await deepCursor(database);
+  TIMED = TIMED.map((s) => (s.path.includes(DEEP_CURSOR) ? { ...s, path: s.path.replace(DEEP_CURSOR, encodeURIComponent(cursor.text)) } : s));
+}
+
+/** Every new page must answer 200 with entries before it is timed. */
+async function checkNewPages(base: string, cookies: Record<Person, string>): Promise<void> {
+  for (const page of TIMED.filter((s) => s.alone)) {
+    const response = await fetch(base + page.path, { headers: { cookie: cookies[page.who] } });
+    const body = (await response.json()) as unknown;
+    const items = Array.isArray(body) ? body.length : Array.isArray((body as { items?: unknown[] }).items) ? (body as { items: unknown[] }).items.length : -1;
+    if (response.status !== 200 || items < 1) throw new Error(`${page.name}: ${response.status} with ${items} entries; the data is not what the page needs`);
+    console.log(`  ${page.name}: 200, ${items} entries`);
+  }
+}
+
+async function newPagePlans(database: Database): Promise<string> {
+  const explain = async (query: SQLWrapper) =>
+    rowsOf<Record<string, string>>(await database.db.execute(sql`explain (analyze, costs off, timing off, summary on) ${query}`))
+      .map((r) => Object.values(r)[0])
+      .join("\n");
+  const rep = viewerOf(userId(1, 1), BIG_DEALERSHIP, "sales");
+  const manager = viewerOf(userId(1, 5), BIG_DEALERSHIP, "management");
+  const timezone = "America/Toronto";
+  const clock = { now: new Date(), timezone };
+  const cursor = await deepCursor(database);
+  const shown: Array<[string, SQLWrapper]> = [
+    ["Lead activity, first page", activityPageQuery(database.db, STORY_LEAD, { limit: 30, filter: "all" })],
+    ["Lead activity, the page after entry 9,000", activityPageQuery(database.db, STORY_LEAD, { limit: 30, filter: "all", cursor })],
+    ["My Day: today's agenda", agendaSql(rep, { date: localToday(timezone, clock.now), scope: "mine" }, clock)],
+    ["My Day: upcoming tasks", listTasksSql(rep, { scope: "mine", due: "upcoming", status: "open" }, clock)],
+    ["Everyone's open tasks", listTasksSql(manager, { scope: "all", status: "open" }, clock)],
+  ];
+  const out: string[] = [];
+  for (const [name, query] of shown) out.push(`**${name}**\n\n\`\`\`\n${await explain(query)}\n\`\`\``);
+  return out.join("\n\n");
+}
+
 // ---- PostgreSQL: the app beside the floor ----
 
 async function benchDatabaseUrl(fresh: boolean): Promise<string> {
@@ -216,9 +276,11 @@ async function postgresTarget(): Promise<string> {
   const startedAt = new Date().toISOString().slice(0, 16);
   const runs: Measured[] = [];
   let planText = "";
+  let pagePlans = "";
   try {
     await returnClaimedLeads(database);
     const pool = await newLeadPool(database);
+    await placeDeepCursor(database);
     const app = await started(startApp({ name: "app-postgres", appDir: APP_DIR, env: { DATABASE_URL: withApplicationName(url, "bench_app"), SEED_DEMO: "0" } }));
     const unnamed = await started(startFloor("floor-unnamed", withApplicationName(url, "bench_floor_unnamed"), "unnamed"));
     const prepared = await started(startFloor("floor-prepared", withApplicationName(url, "bench_floor_prepared"), "prepared"));
@@ -232,12 +294,14 @@ async function postgresTarget(): Promise<string> {
     try {
       await checkSameAnswers(targets, cookies, database, pool);
       console.log("  app and floor answer every scenario the same (status, body, Link)");
+      await checkNewPages(app.base, cookies);
       for (let round = 1; round <= ROUNDS; round++) {
         for (const scenario of TIMED) {
           for (const connections of round === 1 ? [CONNECTIONS, FEW_CONNECTIONS] : [CONNECTIONS]) {
-            for (let i = 0; i < targets.length; i++) {
+            const servers = scenario.alone ? targets.slice(0, 1) : targets;
+            for (let i = 0; i < servers.length; i++) {
               // Each round starts with a different server, so none always runs first (or after the claims' writes).
-              const target = targets[(i + round - 1) % targets.length]!;
+              const target = servers[(i + round - 1) % servers.length]!;
               const figures = await timedRun(target, loadFor(scenario, cookies[scenario.who], connections, pool), admin);
               if (scenario.claim) await putBackClaims(database);
               runs.push({ scenario: scenario.name, connections, server: target.name, round, figures });
@@ -255,6 +319,7 @@ async function postgresTarget(): Promise<string> {
     }
     await stopAll();
     planText = await plans(async (text, values) => (await admin.query(text, values)).rows, pool[pool.length - 1] ?? "none");
+    pagePlans = await newPagePlans(database);
     await returnClaimedLeads(database);
   } finally {
     await stopAll();
@@ -263,7 +328,7 @@ async function postgresTarget(): Promise<string> {
   }
 
   const names: [string, string, string] = ["app", "floor, unnamed SQL", "floor, prepared"];
-  const scenarioNames = TIMED.map((s) => s.name);
+  const scenarioNames = LISTS();
   const section = [
     `## PostgreSQL ${serverVersion} server: the app beside the floor`,
     "",
@@ -279,6 +344,14 @@ async function postgresTarget(): Promise<string> {
     "",
     tailTable(runs, scenarioNames, CONNECTIONS, "app", "floor, prepared"),
     "",
+    "### The pages added since the lists, on the app alone in the same rounds (the floor serves only the lists)",
+    "",
+    "Rep 1 has 10,000 tasks and 2,000 appointments, and the story lead 10,000 timeline entries (bench/generate.ts ensureNewPagesData).",
+    "",
+    aloneTable(runs, PAGES(), [CONNECTIONS, FEW_CONNECTIONS], "app"),
+    "",
+    tailTable(runs, PAGES(), CONNECTIONS, "app"),
+    "",
     "<details><summary>Every run</summary>",
     "",
     everyRun(runs),
@@ -288,6 +361,10 @@ async function postgresTarget(): Promise<string> {
     "### Query plans of the floor's statements (the app's SQL written out), EXPLAIN ANALYZE",
     "",
     planText,
+    "",
+    "### Query plans of the new pages' statements (as the app writes them), EXPLAIN ANALYZE",
+    "",
+    pagePlans,
   ].join("\n");
   return section;
 }
@@ -336,6 +413,7 @@ async function pgliteTarget(): Promise<string> {
   let database = await readyData(open, notes);
   await returnClaimedLeads(database);
   const pool = await newLeadPool(database);
+  await placeDeepCursor(database);
   await database.close();
 
   const version = appVersion();
@@ -347,6 +425,7 @@ async function pgliteTarget(): Promise<string> {
     const atStart = residentMemory(app.pid);
     const cookies = {} as Record<Person, string>;
     for (const who of Object.keys(PEOPLE) as Person[]) cookies[who] = await signIn(app.base, PEOPLE[who]);
+    await checkNewPages(app.base, cookies);
     const target: Target = { name: "app", pid: app.pid, base: app.base, loop: app.loop };
     const claimed = { next: 0 };
     for (const scenario of TIMED) {
@@ -370,6 +449,7 @@ async function pgliteTarget(): Promise<string> {
   try {
     await putBackClaims(database);
     planText = await plans(async (text, values) => (await client.query<Record<string, unknown>>(text, values)).rows, pool[pool.length - 1] ?? "none");
+    planText += `\n\n${await newPagePlans(database)}`;
     await returnClaimedLeads(database);
   } finally {
     await database.close();

@@ -1,4 +1,4 @@
-import { BENCH, CLAIMER, dealershipId, userEmail } from "./generate";
+import { BENCH, CLAIMER, dealershipId, STORY_LEAD, userEmail } from "./generate";
 
 // The benchmarked requests: what each screen asks for, and who asks. The 1,000,000-lead data's dealership 1 holds
 // 100,900 leads; its rep 1 is a sales associate and user 5 its manager (bench/generate.ts).
@@ -13,6 +13,8 @@ export interface Scenario {
   path: string;
   who: Person;
   claim?: boolean;
+  /** A page the floor does not serve (issue 32 "New pages"): timed on the app alone, in the same rounds as the lists. */
+  alone?: boolean;
 }
 
 const big = dealershipId(1);
@@ -37,6 +39,29 @@ export const SCENARIOS: Scenario[] = [
     who: "manager",
   },
   { key: "claim", name: "Claim a new lead", method: "POST", path: "/api/leads/:id/claim", who: "claimer", claim: true },
+];
+
+/** Where the deep page's path puts the cursor of the story lead's 9,000th entry, found in the data before the run. */
+export const DEEP_CURSOR = ":cursor-after-9000";
+
+/**
+ * The pages added since the lists (issue 32): what a rep's phone asks for on the lead's timeline, My Day (today's
+ * agenda, then the upcoming tasks) and the tasks list of the whole floor for the manager. Rep 1 has 10,000 tasks and
+ * 2,000 appointments; the story lead has 10,000 entries (bench/generate.ts ensureNewPagesData).
+ */
+export const NEW_PAGES: Scenario[] = [
+  { key: "activity", name: "Lead activity, first page (sales)", method: "GET", path: `/api/leads/${STORY_LEAD}/activity`, who: "rep", alone: true },
+  {
+    key: "activity-deep",
+    name: "Lead activity, the page after entry 9,000 (sales)",
+    method: "GET",
+    path: `/api/leads/${STORY_LEAD}/activity?cursor=${DEEP_CURSOR}&limit=30&filter=all`,
+    who: "rep",
+    alone: true,
+  },
+  { key: "my-day", name: "My Day: today's agenda (sales)", method: "GET", path: `/api/dealerships/${big}/agenda`, who: "rep", alone: true },
+  { key: "tasks", name: "My Day: upcoming tasks (sales)", method: "GET", path: `/api/dealerships/${big}/tasks?due=upcoming`, who: "rep", alone: true },
+  { key: "tasks-all", name: "Everyone's open tasks (management)", method: "GET", path: `/api/dealerships/${big}/tasks?scope=all`, who: "manager", alone: true },
 ];
 
 /** A lead of dealership 1 that a rep of the generated data holds: claiming it is a 409. */
