@@ -76,6 +76,8 @@ export interface AppOptions {
   env: Record<string, string>;
   /** pino's request lines cost the app CPU as in production, but nobody reads them here. */
   keepStdout?: boolean;
+  /** Every chunk of the app's stdout (the request log: one JSON line per request with its `ms`). */
+  onStdout?: (chunk: string) => void;
 }
 
 /** The app's event-loop delay and GC pauses since the last reading (bench/loop-probe.ts), or null if it is gone. */
@@ -118,6 +120,7 @@ export async function startApp(options: AppOptions): Promise<RunningServer & { s
   child.stdout?.on("data", (chunk: Buffer) => {
     // Keep the start-up lines (demo logins, errors), not the request log.
     if (options.keepStdout && stdout.length < 100_000) stdout += chunk.toString();
+    options.onStdout?.(chunk.toString());
   });
   const base = `http://127.0.0.1:${port}`;
   const stop = stopper(child);

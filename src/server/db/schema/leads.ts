@@ -64,8 +64,10 @@ export const leads = pgTable(
     index("leads_dealership_worked_idx")
       .on(t.dealershipId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.status} <> 'new'`),
-    // A status filter (part 1 §2.5) walks only that status's rows.
-    index("leads_dealership_status_created_idx").on(t.dealershipId, t.status, t.createdAt.desc(), t.id.desc()),
+    // A status filter (part 1 §2.5) walks only that status's rows. The search text rides along as a last key (no
+    // effect on the order: created_at and id are unique), so a search within a status is an index-only walk newest
+    // first that stops at the page's end, where the term is common; the GIN index below answers rare terms (decision 252).
+    index("leads_dealership_status_created_search_idx").on(t.dealershipId, t.status, t.createdAt.desc(), t.id.desc(), t.searchText),
     // My Clients of one rep.
     index("leads_claimed_by_idx").on(t.claimedBy, t.createdAt.desc(), t.id.desc()),
     // Sales rep analytics: a rep's claims in a period (counted, and the latest three) from the index alone (decision 069).
