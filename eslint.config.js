@@ -3,6 +3,7 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import { tenantTablesRule } from "./eslint/tenant-tables.js";
 
 // Import directions (ARCHITECTURE.md): client -> shared, server -> shared, never client <-> server;
 // shared imports neither and stays free of Node and DOM.
@@ -52,6 +53,12 @@ export default tseslint.config(
     // The demo data and the tests' factories build rows through the areas: the areas' client, not infrastructure.
     ignores: ["src/server/db/factories*.ts", "src/server/db/seed-demo.ts", "**/*.test.ts"],
     rules: restrict([serverSide, otherRoutes, noArea]),
+  },
+  {
+    // Tenant tables: only the owning area, access/, db/ and the tests import one (eslint/tenant-tables.js, decision 248).
+    files: ["src/server/**/*.ts"],
+    plugins: { showroom: { rules: { "tenant-tables": tenantTablesRule } } },
+    rules: { "showroom/tenant-tables": "error" },
   },
   {
     files: ["src/shared/**/*.ts"],

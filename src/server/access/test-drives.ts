@@ -1,6 +1,8 @@
-import { sql, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import type { Viewer } from "../auth/tenancy";
+import type { Db, Tx } from "../db/client";
 import { leads } from "../db/schema/leads";
+import { testDrives } from "../db/schema/test-drives";
 import { roleAmongSql, type Asker, type Column, type SqlAsker } from "./asker";
 import { openLeadSql, opensLead, SEE_EVERY_LEAD, seesEveryLead, type LeadOwnership } from "./leads";
 
@@ -68,4 +70,30 @@ export function openTestDriveSql(asker: SqlAsker, drive: Omit<TestDriveColumns, 
 /** mayOpenTestDrive as SQL, for a viewer known before the query. */
 export function mayOpenTestDriveSql(viewer: Pick<Viewer, "userId" | "dealershipId" | "role">, drive: TestDriveColumns): SQL {
   return sql`(${drive.dealershipId} = ${viewer.dealershipId} and ${openTestDriveSql(viewer, drive)})`;
+}
+
+/**
+ * What the drive rule needs of a drive beyond its event, read once per event for the sockets (realtime/audience.ts):
+ * who booked it and where its lead stands now. Undefined when the drive is gone.
+ */
+export async function driveVisibilityFacts(
+  db: Db | Tx,
+  testDriveId: string,
+): Promise<{ createdBy: string | null; leadStatus: string | null; leadClaimedBy: string | null } | undefined> {
+  const [row] = await db
+    .select({ createdBy: testDrives.createdBy, leadStatus: leads.status, leadClaimedBy: leads.claimedBy })
+    .from(testDrives)
+    .leftJoin(leads, eq(leads.id, testDrives.leadId))
+    .where(eq(testDrives.id, testDriveId))
+    .limit(1);
+  return row;
+}
+
+/**
+ * namesDriveClient for the drive `driveId` (decision 177), as SQL: true for a role that sees every lead, else whether
+ * the drive exists and names its client to the asker (a sales rep reads "a client" for a colleague's client).
+ */
+export function namesClientOfDriveSql(asker: Asker, driveId: Column): SQL<boolean> {
+  if (seesEveryLead(asker.role)) return sql<boolean>`true`;
+  return sql<boolean>`exists (select 1 from ${testDrives} d where d.id = ${driveId} and ${namesDriveClientSql(asker, sql`d.lead_id`)})`;
 }

@@ -1,10 +1,9 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { ParsedMail } from "mailparser";
-import type { Db, Tx } from "../db/client";
+import type { Db } from "../db/client";
 import { leadEmails } from "../db/schema/customer-mail";
-import { dealerships } from "../db/schema/dealerships";
-import { leads } from "../db/schema/leads";
 import { publish } from "../events/outbox";
+import { lockLeadInService } from "../leads/lead-rows";
 import { leadSnapshot } from "../leads/queries";
 import { leadOfReplyToken, newMessageIdPart } from "./reply-address";
 import { withoutQuotedHistory } from "./reply-text";
@@ -34,17 +33,6 @@ function answeredIds(mail: ParsedMail): string[] {
   return [...new Set(named.map((id) => id.trim().replace(/^<|>$/g, "")).filter((id) => id.length > 0 && id.length <= 250))].slice(0, 50);
 }
 
-/** Lead id of the lead of a dealership still in service, locked (shared) so a deletion waits for the reply. */
-async function leadInService(tx: Tx, leadId: string) {
-  const [row] = await tx
-    .select({ lead: leads })
-    .from(leads)
-    .innerJoin(dealerships, eq(dealerships.id, leads.dealershipId))
-    .where(and(eq(leads.id, leadId), eq(dealerships.active, true)))
-    .for("share", { of: leads });
-  return row?.lead;
-}
-
 export async function receiveReply(db: Db, recipient: ReplyRecipient, mail: ParsedMail): Promise<ReplyOutcome> {
   const answered = answeredIds(mail);
   return db.transaction(async (tx) => {
@@ -60,7 +48,7 @@ export async function receiveReply(db: Db, recipient: ReplyRecipient, mail: Pars
     const thread = answered.map((id) => candidates.find((c) => c.messageId === id)).find((c) => c !== undefined);
     const leadId = "leadId" in recipient ? recipient.leadId : thread?.leadId;
     if (!leadId) return { accepted: false, code: 550, message: "No conversation found for this reply" } as const;
-    const lead = await leadInService(tx, leadId);
+    const lead = await lockLeadInService(tx, leadId);
     if (!lead) return { accepted: false, code: 550, message: "No such address" } as const;
     const messageId = mail.messageId?.trim().replace(/^<|>$/g, "").slice(0, 250) || `${newMessageIdPart()}@received.invalid`;
     // The sender's server may deliver the same message again (it did not hear our answer): once is enough.

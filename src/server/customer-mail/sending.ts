@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { EmailSnapshot } from "../../shared/events";
 import { fullName } from "../../shared/format";
 import type { SendEmailInput } from "../../shared/schemas/customer-email";
@@ -8,10 +8,10 @@ import type { Config } from "../config";
 import type { Tx } from "../db/client";
 import { leadEmails } from "../db/schema/customer-mail";
 import { dealerships } from "../db/schema/dealerships";
-import { leads } from "../db/schema/leads";
 import { users } from "../db/schema/users";
 import { publish } from "../events/outbox";
 import { replyDomain } from "../intake/intake-config";
+import { leadRowById } from "../leads/lead-rows";
 import { leadSnapshot } from "../leads/queries";
 import { addressOf } from "../mail/delivery";
 import type { Mailer, MailResult, OutgoingMail } from "../mail/mailer";
@@ -139,7 +139,7 @@ export async function recordDeliveries(tx: Tx, outcomes: Array<{ mail: OutgoingM
       .where(and(eq(leadEmails.id, mail.leadEmailId!), eq(leadEmails.status, "queued")))
       .returning({ id: leadEmails.id, leadId: leadEmails.leadId, dealershipId: leadEmails.dealershipId });
     if (!row) continue;
-    const [lead] = await tx.select().from(leads).where(inArray(leads.id, [row.leadId]));
+    const lead = await leadRowById(tx, row.leadId);
     if (!lead) continue;
     await publish(tx, {
       type: "email.delivery_updated",

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { fullName } from "../../shared/format";
 import { fillPlaceholders, type EmailTemplateInput, type TemplatePlaceholder } from "../../shared/schemas/customer-email";
 import type { EmailTemplate } from "../../shared/schemas/responses/customer-email";
@@ -6,9 +6,9 @@ import type { Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
 import { emailTemplates } from "../db/schema/customer-mail";
 import { dealerships } from "../db/schema/dealerships";
-import { testDrives } from "../db/schema/test-drives";
 import { users } from "../db/schema/users";
 import { notFound } from "../http/errors";
+import { lastVehicleDriven } from "../test-drives/queries";
 
 // Management's e-mail templates per dealership (issue 26, decision 228), and a template filled in for one lead: what
 // the lead page's composer starts from. Each change publishes one email_template.* event (commands.ts).
@@ -76,16 +76,7 @@ export async function draftFor(
 ): Promise<{ subject: string; body: string }> {
   const [rep] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, lead.claimedBy ?? writerId));
   const [dealership] = await db.select({ name: dealerships.name }).from(dealerships).where(eq(dealerships.id, lead.dealershipId));
-  let vehicle = vehicleOfInterestIn(lead.description);
-  if (!vehicle) {
-    const [drive] = await db
-      .select({ vehicle: testDrives.vehicleDriven })
-      .from(testDrives)
-      .where(and(eq(testDrives.leadId, lead.id), isNotNull(testDrives.vehicleDriven)))
-      .orderBy(desc(testDrives.createdAt))
-      .limit(1);
-    vehicle = drive?.vehicle ?? null;
-  }
+  const vehicle = vehicleOfInterestIn(lead.description) || (await lastVehicleDriven(db, lead.id));
   const values: Record<TemplatePlaceholder, string> = {
     firstName: lead.firstName,
     repName: fullName(rep ?? null).trim(),

@@ -5,7 +5,7 @@ import { fullName } from "../../shared/format";
 import { TASK_TYPE_LABELS, type TaskType } from "../../shared/schemas/task";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { leadActivity, leadCalls, leadNotes } from "../db/schema/activity";
-import { leadEmails } from "../db/schema/customer-mail";
+import { moveLeadEmails, sentEmailSql } from "../customer-mail/delivery-status";
 import { moveReplyAddresses } from "../customer-mail/reply-address";
 import { users } from "../db/schema/users";
 import { encodePageCursor } from "../http/page-cursor";
@@ -49,14 +49,14 @@ export async function moveActivity(
   const notes = await tx.update(leadNotes).set({ leadId: toLeadId }).where(eq(leadNotes.leadId, from.id)).returning({ id: leadNotes.id });
   const calls = await tx.update(leadCalls).set({ leadId: toLeadId }).where(eq(leadCalls.leadId, from.id)).returning({ id: leadCalls.id });
   // Its e-mail conversation too, and its reply addresses: a reply to its old mail lands on the kept lead.
-  const emails = await tx.update(leadEmails).set({ leadId: toLeadId }).where(eq(leadEmails.leadId, from.id)).returning({ id: leadEmails.id });
+  const emails = await moveLeadEmails(tx, from.id, toLeadId);
   const addresses = await moveReplyAddresses(tx, from.id, toLeadId);
   // What moved, so that restoring the merged-away lead can take it back (decision 214).
   return {
     lead_activity: entries.map((r) => r.id),
     lead_notes: notes.map((r) => r.id),
     lead_calls: calls.map((r) => r.id),
-    lead_emails: emails.map((r) => r.id),
+    lead_emails: emails,
     lead_reply_addresses: addresses,
   };
 }
@@ -110,8 +110,7 @@ export function activityPageQuery(db: Db | Tx, leadId: string, options: { cursor
   const types = ACTIVITY_FILTERS[options.filter];
   const actor = (column: AnyColumn) => sql`(select ${column} from ${users} where ${users.id} = ${leadActivity.actorId})`;
   // A sent e-mail's entry shows its delivery as it is now (queued, sent, failed), not as it was when queued.
-  const email = (column: AnyColumn) =>
-    sql`(select ${column} from ${leadEmails} where ${leadActivity.type} = 'email.sent' and ${leadEmails.id} = ${leadActivity.payload}->'email'->>'id')`;
+  const email = (field: "status" | "error") => sentEmailSql(field, leadActivity);
   return db
     .select({
       id: leadActivity.id,
@@ -122,8 +121,8 @@ export function activityPageQuery(db: Db | Tx, leadId: string, options: { cursor
       actorId: actor(users.id).mapWith(String),
       actorFirstName: actor(users.firstName).mapWith(String),
       actorLastName: actor(users.lastName).mapWith(String),
-      emailStatus: email(leadEmails.status),
-      emailError: email(leadEmails.error),
+      emailStatus: email("status"),
+      emailError: email("error"),
     })
     .from(leadActivity)
     .where(

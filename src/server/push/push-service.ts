@@ -1,14 +1,14 @@
 import type { Agent } from "node:https";
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { JobWithMetadata, SendOptions } from "pg-boss";
 import type { Logger } from "pino";
 import webpush, { WebPushError } from "web-push";
 import type { Config } from "../config";
 import type { Database, Tx } from "../db/client";
-import { leads } from "../db/schema/leads";
 import { pushNotifications } from "../db/schema/notifications";
 import { pushDeliveries } from "../db/schema/push";
 import { createJobQueue } from "../jobs/job-queue";
+import { existingLeadIdSql } from "../leads/lead-rows";
 import { pushTargets, retireSubscription, type PushTarget } from "./subscriptions";
 import { loadVapidKeys, type VapidKeys } from "./vapid-keys";
 
@@ -223,10 +223,9 @@ export function createPushService(options: PushServiceOptions): PushService {
           status: "pending",
           targetUserIds: recipients,
           targetRoles: notice.targetRoles,
-          // The plan's lead may be gone already (a deletion, a merge): keep the link only while the row exists. Read
-          // with the lock the foreign key takes anyway: a merge deleting the lead at this moment is waited for, and
-          // then the lead is gone (null) instead of failing the key check after a read that still saw it.
-          leadId: notice.leadId ? sql`(select ${leads.id} from ${leads} where ${leads.id} = ${notice.leadId} for key share)` : null,
+          // The plan's lead may be gone already (a deletion, a merge): keep the link only while the row exists, read
+          // with the foreign key's own lock, so a merge deleting the lead at this moment is waited for (null after).
+          leadId: notice.leadId ? existingLeadIdSql(notice.leadId) : null,
           dealershipId: notice.dealershipId,
         })
         .returning({ id: pushNotifications.id });

@@ -1,12 +1,11 @@
-import { eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger as Logger } from "fastify";
 import WebSocket from "ws";
 import type { DealershipRole } from "../../shared/constants";
 import type { DomainEvent } from "../../shared/events";
+import { driveVisibilityFacts } from "../access/test-drives";
 import { roleSql } from "../auth/tenancy";
 import { rowsOf, type Db } from "../db/client";
-import { leads } from "../db/schema/leads";
-import { testDrives } from "../db/schema/test-drives";
 import { sessions } from "../db/schema/users";
 import { deliveryFor, needsDriveFacts, type DriveFacts } from "./audience";
 import { realtimeMessageOf, withoutClient, type ControlMessage } from "./messages";
@@ -80,14 +79,8 @@ export function createHub(options: { db: Db; logger: Logger }): Hub {
     if (c.socket.readyState === WebSocket.OPEN || c.socket.readyState === WebSocket.CONNECTING) c.socket.close(how.code, how.reason);
   }
 
-  async function driveFacts(testDriveId: string): Promise<DriveFacts | undefined> {
-    const [row] = await db
-      .select({ createdBy: testDrives.createdBy, leadStatus: leads.status, leadClaimedBy: leads.claimedBy })
-      .from(testDrives)
-      .leftJoin(leads, eq(leads.id, testDrives.leadId))
-      .where(eq(testDrives.id, testDriveId))
-      .limit(1);
-    return row;
+  function driveFacts(testDriveId: string): Promise<DriveFacts | undefined> {
+    return driveVisibilityFacts(db, testDriveId);
   }
 
   function onTeamEvent(event: DomainEvent): void {

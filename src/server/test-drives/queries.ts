@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, gte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNotNull, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { nanoid } from "nanoid";
 import type { DealershipRole } from "../../shared/constants";
 import type { TestDriveChanges, TestDriveSnapshot } from "../../shared/events";
 import type { TestDrive, TestDriveStatus, TestDriveVehicleType } from "../../shared/schemas/test-drive";
-import { mayOpenTestDriveSql, openTestDriveSql } from "../access/test-drives";
+import { mayOpenTestDriveSql, namesClientOfDriveSql, openTestDriveSql } from "../access/test-drives";
 import { roleSql, viewerOf, type Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
 import { testDriveUnits, testDrives, vehicles } from "../db/schema/test-drives";
@@ -414,4 +414,33 @@ export async function userDisplayName(db: Executor, userId: string): Promise<str
   const [u] = await db.select({ firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
   if (!u) return "";
   return [u.firstName, u.lastName].filter(Boolean).join(" ").trim() || u.email;
+}
+
+/** A vehicle's next booking as the inventory card shows it (decision 062); the client's name only where access says. */
+export interface NextBooking {
+  testDriveId: string;
+  testDriveDate: string;
+  testDriveTime: string | null;
+  clientName: string | null;
+}
+
+/** The earliest scheduled drive of the vehicle `vehicleId` (a column of the caller's query) from `today` on, as SQL. */
+export function nextBookingSql(viewer: Viewer, vehicleId: SQL, today: string): SQL<NextBooking | null> {
+  const clientName = sql`case when ${namesClientOfDriveSql(viewer, sql`b.id`)} then trim(b.first_name || ' ' || b.last_name) end`;
+  return sql<NextBooking | null>`(select json_build_object('testDriveId', b.id, 'testDriveDate', b.test_drive_date,
+      'testDriveTime', b.test_drive_time, 'clientName', ${clientName})
+    from ${testDrives} b
+    where b.vehicle_id = ${vehicleId} and b.status = 'scheduled' and b.test_drive_date >= ${today}
+    order by b.test_drive_date, b.test_drive_time nulls last limit 1)`;
+}
+
+/** The vehicle of the lead's latest drive that names one (a template's {vehicle}), or null. */
+export async function lastVehicleDriven(db: Executor, leadId: string): Promise<string | null> {
+  const [drive] = await db
+    .select({ vehicle: testDrives.vehicleDriven })
+    .from(testDrives)
+    .where(and(eq(testDrives.leadId, leadId), isNotNull(testDrives.vehicleDriven)))
+    .orderBy(desc(testDrives.createdAt))
+    .limit(1);
+  return drive?.vehicle ?? null;
 }

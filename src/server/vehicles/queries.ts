@@ -2,15 +2,15 @@ import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { VEHICLES_PAGE_MAX, type TestDriveUnit, type Vehicle, type VehicleCondition } from "../../shared/schemas/vehicle";
 import type { DealershipRole } from "../../shared/constants";
 import { mayOpenInventorySql } from "../access/inventory";
-import { seesEveryLead } from "../access/leads";
-import { namesDriveClientSql } from "../access/test-drives";
+import { namesClientOfDriveSql } from "../access/test-drives";
 import { roleSql, viewerOf, type Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
-import { testDriveUnits, testDrives, vehicles } from "../db/schema/test-drives";
+import { testDriveUnits, vehicles } from "../db/schema/test-drives";
 import { vehiclesOfInterest } from "../db/schema/vehicles-of-interest";
 import type { LinkedVehicle } from "../../shared/schemas/vehicle-of-interest";
 import { encodePageCursor } from "../http/page-cursor";
 import { likeContains } from "../leads/queries";
+import { nextBookingSql } from "../test-drives/queries";
 
 // SQL of the vehicle inventory and the test-drive units (part 2 §2, §3, §4; decision 062). Every member of a
 // dealership sees its inventory; each statement carries `dealership_id = viewer.dealershipId` (decision 050). Adding
@@ -30,20 +30,10 @@ interface Booking {
   clientName: string | null;
 }
 
-/**
- * Whether the viewer may read the client's name on the drive `driveId` (decision 177): a drive without a lead names
- * its client to everyone (decision 064), a drive of a lead only to those who may open that lead (access/leads.ts), so
- * a sales rep reads "a client" for a colleague's client. False when there is no such drive.
- */
-function clientNamedSql(viewer: Viewer, driveId: SQL): SQL<boolean> {
-  if (seesEveryLead(viewer.role)) return sql<boolean>`true`;
-  return sql<boolean>`exists (select 1 from ${testDrives} d where d.id = ${driveId} and ${namesDriveClientSql(viewer, sql`d.lead_id`)})`;
-}
-
 /** The vehicle's "Out with <client>": the name, or null when the viewer may not read it (the card says "a client"). */
 function currentClientNameSql(viewer: Viewer): SQL<string | null> {
   const driveId = sql`"vehicles"."current_test_drive_id"`;
-  return sql<string | null>`case when ${driveId} is null or ${clientNamedSql(viewer, driveId)}
+  return sql<string | null>`case when ${driveId} is null or ${namesClientOfDriveSql(viewer, driveId)}
     then "vehicles"."current_client_name" end`;
 }
 
@@ -129,15 +119,10 @@ export interface VehicleFilters {
 
 /**
  * The earliest scheduled drive of the vehicle from `today` on (the "booked" icon, decision 062). "vehicles"."id" is
- * written qualified: drizzle writes a single-table query's columns bare, which inside this subquery would be b.id.
+ * written qualified: drizzle writes a single-table query's columns bare, which inside the subquery would be the drive's.
  */
-function bookingOf(viewer: Viewer, today: string) {
-  const clientName = sql`case when ${clientNamedSql(viewer, sql`b.id`)} then trim(b.first_name || ' ' || b.last_name) end`;
-  return sql<Booking | null>`(select json_build_object('testDriveId', b.id, 'testDriveDate', b.test_drive_date,
-      'testDriveTime', b.test_drive_time, 'clientName', ${clientName})
-    from ${testDrives} b
-    where b.vehicle_id = "vehicles"."id" and b.status = 'scheduled' and b.test_drive_date >= ${today}
-    order by b.test_drive_date, b.test_drive_time nulls last limit 1)`;
+function bookingOf(viewer: Viewer, today: string): SQL<Booking | null> {
+  return nextBookingSql(viewer, sql`"vehicles"."id"`, today);
 }
 
 /** One page of the inventory in stock-number order, with the next page's cursor. */
