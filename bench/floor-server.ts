@@ -116,10 +116,11 @@ export function listSql(shape: ListShape): { text: string; order: ListValue[] } 
   else parts = shape.seeAll ? ["true"] : [pool, mine()];
   const take = p("take");
   const orderBy = `order by created_at desc nulls last, id desc nulls last limit ${take}`;
-  // As the app: a search takes the page's ids first, then their rows (decision 252).
+  // As the app: a search within a status by someone who sees every lead takes the page's ids first (decision 252).
+  const idsFirst = shape.q && shape.status && shape.seeAll;
   const selects = parts.map((part) => {
     const where = [...filters, part].join(" and ");
-    return shape.q ? `(select * from leads where id in (select id from leads where ${where} ${orderBy}))` : `(select * from leads where ${where} ${orderBy})`;
+    return idsFirst ? `(select * from leads where id in (select id from leads where ${where} ${orderBy}))` : `(select * from leads where ${where} ${orderBy})`;
   });
   const text = `select l.${LEAD_COLUMNS.split(", ").join(", l.")},
       to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at,

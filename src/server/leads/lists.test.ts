@@ -33,10 +33,11 @@ function nextLink(header: unknown): string | null {
 describe("search and status filter", () => {
   let d: string;
   let me: Agent;
+  let boss: MadeUser;
   beforeAll(async () => {
     const dealership = await makeDealership(t.db);
     d = dealership.id;
-    const boss = await makeUser(t.db, { memberships: [{ dealershipId: d, role: "management" }] });
+    boss = await makeUser(t.db, { memberships: [{ dealershipId: d, role: "management" }] });
     me = await signIn(t.app, boss);
     await makeLead(t.db, { dealershipId: d, firstName: "Maria", lastName: "Garcia", email: "mg@example.com", phone: "416-555-0101" });
     await makeLead(t.db, { dealershipId: d, firstName: "Mario", lastName: "Rossi", email: "mario@cars.example", phone: "647-555-0202", claimedBy: boss.id, status: "contacted" });
@@ -66,6 +67,23 @@ describe("search and status filter", () => {
     expect(await search("status=claimed")).toEqual(["John Smith"]);
     expect(await search("type=my&status=claimed&q=smi")).toEqual(["John Smith"]);
     expect(await search("type=new&q=mari")).toEqual(["Maria Garcia"]);
+  });
+
+  it("pages a search within a status newest first, each match once (decision 252: the page's ids, then their rows)", async () => {
+    const start = Date.parse("2026-03-01T12:00:00Z");
+    for (let i = 0; i < 5; i++) {
+      await makeLead(t.db, { dealershipId: d, firstName: "Paged", lastName: `Qualified ${i}`, claimedBy: boss.id, status: "qualified", createdAt: new Date(start + i * 60_000) });
+    }
+    await makeLead(t.db, { dealershipId: d, firstName: "Paged", lastName: "Contacted", claimedBy: boss.id, status: "contacted", createdAt: new Date(start + 10 * 60_000) });
+    const seen: string[] = [];
+    let url: string | undefined = `/api/dealerships/${d}/leads?q=paged&status=qualified&limit=2`;
+    while (url) {
+      const response = await me.get(url);
+      expect(response.statusCode).toBe(200);
+      seen.push(...(response.json() as Array<{ lastName: string }>).map((l) => l.lastName));
+      url = nextLink(response.headers.link) ?? undefined;
+    }
+    expect(seen).toEqual(["Qualified 4", "Qualified 3", "Qualified 2", "Qualified 1", "Qualified 0"]);
   });
 
   it("refuses an unknown status, type, limit or cursor with 400", async () => {

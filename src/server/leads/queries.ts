@@ -205,12 +205,14 @@ function listStatementSql(shape: ListShape): SQL {
   if (shape.cursor) filters.push(sql`(${leads.createdAt}, ${leads.id}) < (${p("cursorAt")}::timestamptz, ${p("cursorId")}::text)`);
   // "desc nulls last" matches the indexes' order, so each part is an ordered index walk stopped after `take` rows.
   const order = sql`order by ${leads.createdAt} desc nulls last, ${leads.id} desc nulls last limit ${p("take")}`;
-  // A search picks the page's ids first, then reads those rows: the ids of a common term come from an index-only walk
-  // of leads_dealership_status_created_search_idx (no heap visit per match), a rare one's from the GIN index; the
-  // planner chooses per term, the statement being planned for its values (decision 252).
+  // A search within a status, by someone who sees every lead, picks the page's ids first, then reads those rows: the
+  // ids of a common term come from an index-only walk of leads_dealership_status_created_search_idx (no heap visit per
+  // match), a rare one's from the GIN index; the planner chooses per term, the statement being planned for its values.
+  // Other searches need a column that index lacks (a rep's claimed_by) and stay one step (decision 252).
+  const idsFirst = shape.q && shape.status && shape.seeAll;
   const parts = listParts(shape.seeAll, p("userId"), shape.type).map((part) => {
     const where = sql.join([...filters, part], sql` and `);
-    return shape.q
+    return idsFirst
       ? sql`(select * from ${leads} where ${leads.id} in (select ${leads.id} from ${leads} where ${where} ${order}))`
       : sql`(select * from ${leads} where ${where} ${order})`;
   });
