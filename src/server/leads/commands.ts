@@ -11,7 +11,7 @@ import { createLead, deleteLead, leadSnapshot, leadWithClaimer, lockActiveMember
 
 // The leads' changes made by the lead routes (issue 25): each is the scoped write and its event in one transaction
 // that holds the dealership (decision 176). The claim is one prepared statement of its own (claimLead in queries.ts,
-// decision 176); merges, imports, notes and calls have their own modules (merge.ts, csv-import.ts, timeline-routes.ts).
+// decision 176); merges, imports, notes and calls have their own modules (merge.ts, csv-import.ts, timeline-commands.ts).
 
 /**
  * Creates a lead (lead.created), claimed at once by `claimer` when there is one; front desk and management assigning

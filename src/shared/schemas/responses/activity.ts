@@ -10,6 +10,7 @@ export const callSchema = z.strictObject({
   notes: z.string().nullable(),
   createdAt: z.string(),
 });
+export type Call = z.infer<typeof callSchema>;
 
 export const responses = {
   "GET /api/leads/:id/activity": z.array(activityEntrySchema),
