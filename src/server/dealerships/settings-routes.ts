@@ -2,13 +2,14 @@ import type { FastifyInstance } from "fastify";
 import { dealershipSettingsUpdateSchema } from "../../shared/schemas/dealership-settings";
 import { responses } from "../../shared/schemas/responses/dealership-settings";
 import { dealershipFirst, requireCapability, requireDealershipAccess } from "../auth/tenancy";
-import { publish } from "../events/outbox";
 import { answers, dealershipPath, type ZodTypeProvider } from "../http/contract";
-import { dismissFirstRun, firstRunOf } from "./first-run";
-import { saveSettings, settingsOf } from "./settings";
+import { changeDealershipSettings, dismissFirstRunChecklist } from "./commands";
+import { firstRunOf } from "./first-run";
+import { settingsOf } from "./settings";
 
-// The dealership's Settings tab and first-run checklist (issue 30, decisions 191, 192): management's. A saved change
-// publishes dealership.settings_changed; saving the settings as they are publishes nothing (after the first save).
+// The dealership's Settings tab and first-run checklist (issue 30, decisions 191, 192): management's. The changes are
+// commands.ts's: a saved change publishes dealership.settings_changed; saving the settings as they are publishes
+// nothing (after the first save).
 const SEE_FORBIDDEN = "Only management can see the dealership's settings";
 const CHANGE_FORBIDDEN = "Only management can change the dealership's settings";
 const CHECKLIST_FORBIDDEN = "Only management can see the first-run checklist";
@@ -36,18 +37,7 @@ export async function dealershipSettingsRoutes(server: FastifyInstance): Promise
     async (request) => {
       const access = await requireDealershipAccess(request, request.params.id);
       requireCapability(access, "managementAccess", CHANGE_FORBIDDEN);
-      return app.db.transaction(async (tx) => {
-        const { settings, changes, firstSave } = await saveSettings(tx, access, request.body);
-        if (firstSave || Object.keys(changes).length > 0) {
-          await publish(tx, {
-            type: "dealership.settings_changed",
-            dealershipId: access.dealershipId,
-            actorId: access.userId,
-            payload: { dealership: { id: access.dealershipId, name: settings.name }, changes },
-          });
-        }
-        return settings;
-      });
+      return changeDealershipSettings(app.db, access, request.body);
     },
   );
 
@@ -67,13 +57,7 @@ export async function dealershipSettingsRoutes(server: FastifyInstance): Promise
     async (request) => {
       const access = await requireDealershipAccess(request, request.params.id);
       requireCapability(access, "managementAccess", CHECKLIST_FORBIDDEN);
-      return app.db.transaction(async (tx) => {
-        if (await dismissFirstRun(tx, access.dealershipId)) {
-          const { name } = await settingsOf(tx, access.dealershipId);
-          await publish(tx, { type: "dealership.first_run_dismissed", dealershipId: access.dealershipId, actorId: access.userId, payload: { dealership: { id: access.dealershipId, name } } });
-        }
-        return firstRunOf(tx, access.dealershipId);
-      });
+      return dismissFirstRunChecklist(app.db, access);
     },
   );
 }
