@@ -22,7 +22,7 @@ export function hashApiToken(token: string): string {
   return createHash("sha256").update(token).digest("base64url");
 }
 
-type TokenRow = typeof apiTokens.$inferSelect;
+export type TokenRow = typeof apiTokens.$inferSelect;
 
 export function toApiToken(row: TokenRow): ApiToken {
   return {
@@ -80,7 +80,7 @@ export async function listApiTokens(db: Db, dealershipId: string): Promise<ApiTo
 }
 
 /** Revokes a token of the dealership; null when there is no such live token. */
-export async function revokeApiToken(tx: Tx, dealershipId: string, tokenId: string): Promise<TokenRow | null> {
+export async function markApiTokenRevoked(tx: Tx, dealershipId: string, tokenId: string): Promise<TokenRow | null> {
   const [row] = await tx
     .update(apiTokens)
     .set({ revokedAt: sql`now()` })

@@ -1,45 +1,19 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { DOMAIN_EVENT_TYPES } from "../../shared/events";
 import { webhookInputSchema, webhookUpdateSchema } from "../../shared/schemas/integrations";
 import { responses, type Webhook, type WebhookDelivery } from "../../shared/schemas/responses/integrations";
 import { provenEmailFirst } from "../auth/proven-email";
-import { dealershipFirst, requireCapability, requireDealershipAccess, writeInDealership } from "../auth/tenancy";
-import { encryptSecret } from "../auth/two-factor-secrets";
+import { dealershipFirst, requireCapability, requireDealershipAccess } from "../auth/tenancy";
 import type { Db } from "../db/client";
 import { webhookDeliveries, webhooks } from "../db/schema/integrations";
-import { publish } from "../events/outbox";
 import { answers, dealershipPath, pathOf, type ZodTypeProvider } from "../http/contract";
-import { badRequest, notFound } from "../http/errors";
-import { checkWebhookTarget, WebhookAddressError } from "./webhook-addresses";
-import { newWebhookSecret } from "./webhook-sender";
+import { notFound } from "../http/errors";
+import { addWebhook, changeWebhook, NO_SUCH_WEBHOOK, redeliverWebhook, removeWebhook } from "./commands";
 
 // Webhooks (issue 28, decision 227): management adds, lists, changes and removes them, reads their deliveries and
-// sends one again. Token requests never reach these routes (token-requests.ts).
+// sends one again. Token requests never reach these routes (token-requests.ts). The changes are commands.ts's.
 
 const MANAGEMENT_ONLY = "Only management can manage webhooks";
-const KNOWN_EVENTS = new Set<string>(DOMAIN_EVENT_TYPES);
-
-type WebhookRow = typeof webhooks.$inferSelect;
-
-function snapshot(row: WebhookRow) {
-  return { id: row.id, url: row.url, events: row.events, active: row.active };
-}
-
-function eventsProblem(events: string[]): string | null {
-  if (events.includes("*")) return events.length === 1 ? null : '"*" stands alone: every event';
-  const unknown = events.filter((type) => !KNOWN_EVENTS.has(type));
-  return unknown.length ? `Unknown event type: ${unknown.join(", ")}` : null;
-}
-
-async function checkedUrl(url: string, allowPrivate: boolean): Promise<void> {
-  try {
-    await checkWebhookTarget(url, allowPrivate);
-  } catch (error) {
-    if (error instanceof WebhookAddressError) throw badRequest(`url: ${error.message}`, { url: error.message });
-    throw error;
-  }
-}
 
 async function listWebhooks(db: Db, dealershipId: string, only?: string): Promise<Webhook[]> {
   const last = sql`(select json_build_object('status', d.status, 'lastStatusCode', d.last_status_code, 'createdAt', d.created_at)
@@ -91,19 +65,7 @@ export async function webhookRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: dealershipPath, body: webhookInputSchema, response: answers(responses["POST /api/dealerships/:id/webhooks"]) }, preValidation: [managerFirst, provenEmailFirst] },
     async (request, reply) => {
       const access = await manager(request, request.params.id);
-      const input = request.body;
-      const problem = eventsProblem(input.events);
-      if (problem) throw badRequest(`events: ${problem}`, { events: problem });
-      await checkedUrl(input.url, allowPrivate());
-      const secret = newWebhookSecret();
-      const row = await writeInDealership(app.db, access, async (tx) => {
-        const [made] = await tx
-          .insert(webhooks)
-          .values({ dealershipId: access.dealershipId, url: input.url, events: input.events, description: input.description || null, secret: encryptSecret(server.config, secret), createdBy: access.userId })
-          .returning();
-        await publish(tx, { type: "webhook.created", dealershipId: access.dealershipId, actorId: access.userId, payload: { webhook: snapshot(made!) } });
-        return made!;
-      });
+      const { row, secret } = await addWebhook(app.db, access, request.body, { secrets: server.config, allowPrivate: allowPrivate() });
       const [listed] = await listWebhooks(app.db, access.dealershipId, row.id);
       return reply.code(201).send({ ...listed!, secret });
     },
@@ -119,44 +81,16 @@ export async function webhookRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: webhookPath, body: webhookUpdateSchema, response: answers(responses["PATCH /api/dealerships/:id/webhooks/:webhookId"]) }, preValidation: managerFirst },
     async (request) => {
       const access = await manager(request, request.params.id);
-      const change = request.body;
-      if (change.events) {
-        const problem = eventsProblem(change.events);
-        if (problem) throw badRequest(`events: ${problem}`, { events: problem });
-      }
-      if (change.url !== undefined) await checkedUrl(change.url, allowPrivate());
-      const set = {
-        ...(change.url !== undefined ? { url: change.url } : {}),
-        ...(change.events !== undefined ? { events: change.events } : {}),
-        ...(change.description !== undefined ? { description: change.description || null } : {}),
-        // Turned back on: its failures so far are forgotten.
-        ...(change.active !== undefined ? { active: change.active, ...(change.active ? { failingSince: null, disabledReason: null } : {}) } : {}),
-      };
-      // Nothing to change: no write and no event, the webhook as it is.
-      if (Object.keys(set).length > 0) {
-        await writeInDealership(app.db, access, async (tx) => {
-          const [row] = await tx
-            .update(webhooks)
-            .set(set)
-            .where(and(eq(webhooks.id, request.params.webhookId), eq(webhooks.dealershipId, access.dealershipId)))
-            .returning();
-          if (!row) throw notFound("No such webhook");
-          await publish(tx, { type: "webhook.updated", dealershipId: access.dealershipId, actorId: access.userId, payload: { webhook: snapshot(row) } });
-        });
-      }
+      await changeWebhook(app.db, access, request.params.webhookId, request.body, { allowPrivate: allowPrivate() });
       const [listed] = await listWebhooks(app.db, access.dealershipId, request.params.webhookId);
-      if (!listed) throw notFound("No such webhook");
+      if (!listed) throw notFound(NO_SUCH_WEBHOOK);
       return listed;
     },
   );
 
   app.delete("/api/dealerships/:id/webhooks/:webhookId", { schema: { params: webhookPath, response: answers(responses["DELETE /api/dealerships/:id/webhooks/:webhookId"]) } }, async (request) => {
     const access = await manager(request, request.params.id);
-    await writeInDealership(app.db, access, async (tx) => {
-      const [row] = await tx.delete(webhooks).where(and(eq(webhooks.id, request.params.webhookId), eq(webhooks.dealershipId, access.dealershipId))).returning();
-      if (!row) throw notFound("No such webhook");
-      await publish(tx, { type: "webhook.deleted", dealershipId: access.dealershipId, actorId: access.userId, payload: { webhook: snapshot(row) } });
-    });
+    await removeWebhook(app.db, access, request.params.webhookId);
     return { message: "Webhook removed" };
   });
 
@@ -169,7 +103,7 @@ export async function webhookRoutes(server: FastifyInstance): Promise<void> {
         .select({ id: webhooks.id })
         .from(webhooks)
         .where(and(eq(webhooks.id, request.params.webhookId), eq(webhooks.dealershipId, access.dealershipId)));
-      if (!webhook) throw notFound("No such webhook");
+      if (!webhook) throw notFound(NO_SUCH_WEBHOOK);
       const rows = await app.db
         .select()
         .from(webhookDeliveries)
@@ -185,17 +119,7 @@ export async function webhookRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: pathOf("id", "webhookId", "deliveryId"), response: answers(responses["POST /api/dealerships/:id/webhooks/:webhookId/deliveries/:deliveryId/redeliver"]) } },
     async (request, reply) => {
       const access = await manager(request, request.params.id);
-      const queued = await writeInDealership(app.db, access, async (tx) => {
-        const [found] = await tx
-          .select({ id: webhookDeliveries.id, active: webhooks.active })
-          .from(webhookDeliveries)
-          .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-          .where(and(eq(webhookDeliveries.id, request.params.deliveryId), eq(webhooks.id, request.params.webhookId), eq(webhooks.dealershipId, access.dealershipId)))
-          .for("update", { of: webhookDeliveries });
-        if (!found) throw notFound("No such delivery");
-        if (!found.active) throw badRequest("Turn the webhook on before sending again");
-        return server.webhooks.redeliver(tx, found.id);
-      });
+      const queued = await redeliverWebhook(app.db, access, request.params.webhookId, request.params.deliveryId, server.webhooks);
       return reply.code(202).send({ message: queued ? "Delivery queued to be sent again" : "Delivery already queued to be sent" });
     },
   );
