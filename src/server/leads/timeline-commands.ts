@@ -48,14 +48,14 @@ export function addNote(db: Db, viewer: Viewer, leadId: string, input: NoteInput
 
 /**
  * The author rewrites their note (note.edited, with the text it replaced); 404 when it is gone or on a lead the viewer
- * may not open, 403 for anyone else's. The note is locked first, so edits and a delete of one note take turns and
+ * may not open (before any 403, which would tell that it exists), 403 for anyone else's. The note is locked first, so edits and a delete of one note take turns and
  * each edit's previous text is the one the edit before it left.
  */
 export function editNote(db: Db, viewer: Viewer, noteId: string, body: string): Promise<Note> {
   return writeInDealership(db, viewer, async (tx) => {
     const before = await lockNote(tx, viewer, noteId);
-    if (before.authorId !== viewer.userId) throw forbidden(EDIT_FORBIDDEN);
     const lead = await lockedLead(tx, viewer, before.leadId);
+    if (before.authorId !== viewer.userId) throw forbidden(EDIT_FORBIDDEN);
     if (body === before.body) return noteAnswer(tx, before);
     const [row] = await tx
       .update(leadNotes)
@@ -73,8 +73,8 @@ export function deleteNote(db: Db, viewer: Viewer, noteId: string): Promise<void
   const management = can(viewer.role, "managementAccess");
   return writeInDealership(db, viewer, async (tx) => {
     const before = await lockNote(tx, viewer, noteId);
-    if (before.authorId !== viewer.userId && !management) throw forbidden(DELETE_FORBIDDEN);
     const lead = await lockedLead(tx, viewer, before.leadId);
+    if (before.authorId !== viewer.userId && !management) throw forbidden(DELETE_FORBIDDEN);
     const [row] = await tx
       .delete(leadNotes)
       .where(and(eq(leadNotes.id, before.id), eq(leadNotes.dealershipId, viewer.dealershipId), management ? undefined : eq(leadNotes.authorId, viewer.userId)))
