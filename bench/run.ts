@@ -421,6 +421,14 @@ async function pgliteTarget(): Promise<string> {
   const runs: Measured[] = [];
   let memory = "";
   try {
+    if (notes.some((n) => n.startsWith("the new pages' data") || n.startsWith("1,000,000 leads loaded"))) {
+      // The first start on data just made does one-off work (the job queue's schema, the first checks over the new
+      // rows) that held the one connection for seconds: measured, it was a run of 0 requests a second.
+      const first = await started(startApp({ name: "app-pglite-first-start", appDir: APP_DIR, env: { DATA_DIR: home, SEED_DEMO: "0" } }));
+      await new Promise((r) => setTimeout(r, 20_000));
+      await first.stop();
+      running.delete(first);
+    }
     const app = await started(startApp({ name: "app-pglite", appDir: APP_DIR, env: { DATA_DIR: home, SEED_DEMO: "0" } }));
     const atStart = residentMemory(app.pid);
     const cookies = {} as Record<Person, string>;
