@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import type { LoopFigures } from "./loop-probe";
 
 // The servers under test, each its own child process (so its CPU time and memory are its own): the app exactly as
-// `npm start` runs it (src/server/main.ts), and the floor server in either mode. Always stopped by the caller.
+// `npm start` runs it (the server bundle dist/server/main.mjs, built from the checkout once per benchmark run), and
+// the floor server in either mode. Always stopped by the caller.
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const REPO = path.resolve(HERE, "..");
@@ -102,8 +103,24 @@ function loopReader(child: ChildProcess, file: string): LoopReading {
   };
 }
 
+const built = new Set<string>();
+
 /**
- * `node --import tsx src/server/main.ts` of appDir with the given environment, on a free port of 127.0.0.1, with
+ * What `npm start` runs: the server bundle (`npm run build:server`, an esbuild bundle of src/server/main.ts, about a
+ * second), built once per benchmark process and checkout. A checkout from before the bundle existed runs its sources.
+ */
+function appEntry(appDir: string): string[] {
+  const scripts = (JSON.parse(readFileSync(path.join(appDir, "package.json"), "utf8")) as { scripts?: Record<string, string> }).scripts ?? {};
+  if (!scripts["build:server"]) return ["src/server/main.ts"];
+  if (!built.has(appDir)) {
+    execFileSync("npm", ["run", "--silent", "build:server"], { cwd: appDir, stdio: "inherit" });
+    built.add(appDir);
+  }
+  return ["--enable-source-maps", "dist/server/main.mjs"];
+}
+
+/**
+ * The app of appDir as `npm start` runs it (appEntry) with the given environment, on a free port of 127.0.0.1, with
  * bench/loop-probe.ts loaded to read its event-loop delay and GC pauses.
  */
 export async function startApp(options: AppOptions): Promise<RunningServer & { stdout: () => string; loop: LoopReading }> {
@@ -115,7 +132,7 @@ export async function startApp(options: AppOptions): Promise<RunningServer & { s
   // BENCH_APP_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") go to the app's node alone, not the floors'.
   const nodeArgs = process.env.BENCH_APP_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
   const probe = ["--import", path.join(HERE, "loop-probe.ts")];
-  const { child, log } = spawnLogged(options.name, [...probe, "src/server/main.ts"], env, options.appDir, nodeArgs);
+  const { child, log } = spawnLogged(options.name, [...probe, ...appEntry(options.appDir)], env, options.appDir, nodeArgs);
   let stdout = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     // Keep the start-up lines (demo logins, errors), not the request log.
