@@ -303,6 +303,26 @@ describe("Send Reminder", () => {
     await deliverMail(t.app);
     expect(await t.db.select().from(emailsLog).where(eq(emailsLog.dealershipId, d.id))).toEqual([]);
   });
+
+  it("says so and sends nothing when no sales rep is active, not even the trigger's notice", async () => {
+    const d = await makeDealership(t.db);
+    const gone = await makeUser(t.db, { memberships: [{ dealershipId: d.id, role: "sales" }] });
+    await t.db.update(dealershipUsers).set({ active: false }).where(eq(dealershipUsers.userId, gone.id));
+    const boss = await makeUser(t.db, { memberships: [{ dealershipId: d.id, role: "management" }] });
+    const desk = await makeUser(t.db, { memberships: [{ dealershipId: d.id, role: "frontDesk" }] });
+    const [trigger] = await t.db
+      .select()
+      .from(emailNotificationTriggers)
+      .where(eq(emailNotificationTriggers.dealershipId, d.id))
+      .then((rows) => rows.filter((r) => r.name === "unattended_leads_reminder"));
+    await setSubscription(t.db, d.id, { userId: boss.id, triggerId: trigger!.id, isSubscribed: true });
+    await makeLead(t.db, { dealershipId: d.id });
+    const response = await (await signIn(t.app, desk)).post(`/api/dealerships/${d.id}/leads/remind-unattended`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().message).toBe("There are no active sales reps to remind, so no reminder was sent.");
+    await deliverMail(t.app);
+    expect(await t.db.select().from(emailsLog).where(eq(emailsLog.dealershipId, d.id))).toEqual([]);
+  });
 });
 
 describe("metrics on the dealership's clock", () => {

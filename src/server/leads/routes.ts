@@ -5,27 +5,22 @@ import { createLeadSchema, leadListQuerySchema, leadStatusChangeSchema, updateLe
 import { leadRefusalSchema, responses } from "../../shared/schemas/responses/leads";
 import { requireUser, signedInFirst } from "../auth/current-user";
 import { dealershipFirst, requireCapability, requireDealershipAccess } from "../auth/tenancy";
-import { dealershipById } from "../dealerships/queries";
 import { answers, checkedFirst, dealershipPath, pathOf, type ZodTypeProvider } from "../http/contract";
 import { forbidden, notFound } from "../http/errors";
 import { cursorQuery } from "../http/page-cursor";
-import { notifyByEmail } from "../notifications/email-triggers";
 import {
-  activeSalesReps,
   claimLead,
   dealershipMetrics,
   encodeCursor,
   findVisibleLead,
   leadCursorOf,
   listLeads,
-  unattendedLeads,
-  userName,
   type LeadChanges,
 } from "./queries";
 import { changeLead, createLeadWithAssignee, removeLead } from "./commands";
 import { keptLeadOf } from "./merge";
 import { LEAD_NOT_FOUND, visibleLead } from "./visible-lead";
-import { REMINDER_LEADS_LISTED, reminderMail } from "./reminder-mail";
+import { sendReminder } from "./send-reminder";
 
 // Leads and the dashboard metrics (spec part 1 §2.3-2.6, §4, §6, §7; part 2 lead detail §7). Every rule the screens
 // show is decided here from the session (decision 010); every write carries its condition in its own WHERE clause and
@@ -133,56 +128,12 @@ export async function leadRoutes(server: FastifyInstance): Promise<void> {
   app.post("/api/dealerships/:id/leads/remind-unattended", { schema: { params: dealershipPath, response: answers(responses["POST /api/dealerships/:id/leads/remind-unattended"]) } }, async (request) => {
     const access = await requireDealershipAccess(request, request.params.id);
     requireCapability(access, "sendReminders", "Only front desk and management can send reminders");
-    const pool = await unattendedLeads(app.db, access.dealershipId, REMINDER_LEADS_LISTED);
-    if (pool.total === 0) return { message: "There are no new leads waiting, so no reminder was sent." };
-    const reps = await activeSalesReps(app.db, access.dealershipId);
-    if (reps.length === 0) return { message: "There are no active sales reps to remind, so no reminder was sent." };
-    const dealership = await dealershipById(app.db, access.dealershipId);
-    const sentByName = await userName(app.db, access.user.id);
-    const link = `${app.config.appUrl}/email-redirect?to=${encodeURIComponent("/leads/new")}`;
-    const now = new Date();
-    // All the reminder's mails are queued in one transaction: every rep is reminded, or (on failure) none is.
-    await app.db.transaction(async (tx) => {
-    for (const rep of reps) {
-      await app.mailer.queue(
-        reminderMail({
-          to: rep.email,
-          repFirstName: rep.firstName,
-          dealershipName: dealership?.name ?? "your dealership",
-          dealershipId: access.dealershipId,
-          sentByName,
-          total: pool.total,
-          leads: pool.listed,
-          link,
-          now,
-        }),
-        tx,
-      );
-    }
-    // Whoever subscribed to the "Unattended Leads Reminder" trigger and is not a rep hears that one went out.
-    const notice = reminderMail({
-      to: "",
-      repFirstName: null,
-      dealershipName: dealership?.name ?? "your dealership",
-      dealershipId: access.dealershipId,
-      sentByName,
-      total: pool.total,
-      leads: pool.listed,
-      link,
-      now,
-    });
-    await notifyByEmail(tx, app.mailer, {
-      dealershipId: access.dealershipId,
-      trigger: "unattended_leads_reminder",
-      subject: notice.subject,
-      text: notice.text,
-      html: notice.html,
-      excludeUserIds: [access.user.id, ...reps.map((r) => r.id)],
-    });
-    });
-    const repWord = reps.length === 1 ? "sales rep" : "sales reps";
-    const leadWord = pool.total === 1 ? "new lead" : "new leads";
-    return { message: `Reminder sent to ${reps.length} ${repWord} about ${pool.total} ${leadWord}.` };
+    const outcome = await sendReminder(server, access);
+    if (!outcome.sent && outcome.missing === "leads") return { message: "There are no new leads waiting, so no reminder was sent." };
+    if (!outcome.sent) return { message: "There are no active sales reps to remind, so no reminder was sent." };
+    const repWord = outcome.reps === 1 ? "sales rep" : "sales reps";
+    const leadWord = outcome.leads === 1 ? "new lead" : "new leads";
+    return { message: `Reminder sent to ${outcome.reps} ${repWord} about ${outcome.leads} ${leadWord}.` };
   });
 
   // Dashboard cards (part 1 §2.3, §3): today on the dealership's clock, change from yesterday (decision 014).
