@@ -70,22 +70,38 @@ const NO_ACCESS = "You do not have access to this dealership";
  * foreign key to a user deleted a moment ago.
  *
  * Lock order: every write of a dealership's records takes this FIRST (the dealership's row, then the user's), before
- * any row of a lead, appointment, test drive or vehicle. The dealership's deletion, member removals, invitations and
- * an account's deletion lock the dealership's row first too, so nobody holds a record while waiting for the
- * dealership. The claim folds the same locks into its one statement (leads/queries.ts).
+ * any row of a lead, appointment, test drive or vehicle. The dealership's deletion, member removals and role changes,
+ * invitations (this hold, exclusive) and an account's deletion lock the dealership's row first too, so nobody holds a
+ * record while waiting for the dealership. The claim folds the same locks into its one statement (leads/queries.ts).
  */
-export async function holdDealership(tx: Tx, viewer: Pick<Viewer, "userId" | "dealershipId">): Promise<void> {
+export async function holdDealership(tx: Tx, viewer: Pick<Viewer, "userId" | "dealershipId">, { exclusive = false }: HoldOptions = {}): Promise<void> {
   const held = await tx.execute(sql`
     select d.id from ${dealerships} d join ${users} u on u.id = ${viewer.userId}
     where d.id = ${viewer.dealershipId} and d.active
-    for share of d for key share of u`);
+    for ${exclusive ? sql`no key update` : sql`share`} of d for key share of u`);
   if (rowsOf(held).length === 0) throw forbidden(NO_ACCESS);
 }
 
+export interface HoldOptions {
+  /**
+   * The dealership's row FOR NO KEY UPDATE instead of FOR SHARE, taken by the same first statement (decision 242): for
+   * the team's changes that decide over several rows of the dealership at once (the last manager, one live invitation
+   * per e-mail) or must wait for its members' writes in flight (a removal returns what they claimed). They queue with
+   * each other, with every write of the dealership and with its deletion. Taken from the start, never after a FOR
+   * SHARE of the same transaction: two such holders would each wait for the other's share to go (a deadlock).
+   */
+  exclusive?: boolean;
+}
+
 /** A write of one dealership's records: one transaction that first holds the dealership in service (holdDealership). */
-export function writeInDealership<T>(db: Db, viewer: Pick<Viewer, "userId" | "dealershipId">, write: (tx: Tx) => Promise<T>): Promise<T> {
+export function writeInDealership<T>(
+  db: Db,
+  viewer: Pick<Viewer, "userId" | "dealershipId">,
+  write: (tx: Tx) => Promise<T>,
+  options: HoldOptions = {},
+): Promise<T> {
   return db.transaction(async (tx) => {
-    await holdDealership(tx, viewer);
+    await holdDealership(tx, viewer, options);
     return write(tx);
   });
 }
