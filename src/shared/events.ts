@@ -115,6 +115,7 @@ export const invitationSnapshotSchema = z.object({
   role: z.enum(DEALERSHIP_ROLES),
   expiresAt: z.string(),
 });
+export type InvitationSnapshot = z.infer<typeof invitationSnapshotSchema>;
 
 export const dealershipSnapshotSchema = z.object({ id: z.string(), name: z.string() });
 
@@ -331,6 +332,8 @@ export const domainEventPayloads = {
   "unit.removed": z.object({ unit: unitSnapshotSchema }),
   /** An invitation e-mailed, first time or resent, from the admin panel or the platform screens (issue 10). */
   "team.invitation_sent": z.object({ invitation: invitationSnapshotSchema, invitedBy: person }),
+  /** A pending or expired invitation withdrawn by management or a platform admin (issue 25): its link stops working. */
+  "team.invitation_deleted": z.object({ invitation: invitationSnapshotSchema }),
   "team.member_role_changed": z.object({ member: memberSnapshotSchema, previousRole: z.enum(DEALERSHIP_ROLES), role: z.enum(DEALERSHIP_ROLES) }),
   /** The member's claimed leads went back to New Leads; their sessions ended. */
   "team.member_removed": z.object({ member: memberSnapshotSchema, returnedLeads: z.number().int() }),

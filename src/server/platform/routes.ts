@@ -15,21 +15,27 @@ import { responses } from "../../shared/schemas/responses/platform";
 import { answers, pathOf, type ZodTypeProvider } from "../http/contract";
 import { dealershipMembers } from "../team/members";
 import { openInvitations } from "../team/invites";
-import { grantPlatformAdmin, revokePlatformAdmin } from "./admins";
 import { recentActivity } from "./audit";
 import {
   changeRoleAsPlatform,
+  createDealershipWithManager,
+  deleteDealership,
   deleteInvitationAsPlatform,
+  deletePlatformUser,
+  grantPlatformAdmin,
   inviteAsPlatform,
   removeMemberAsPlatform,
   resendAsPlatform,
-} from "./dealership-team";
-import { createDealershipWithManager, dealershipInService, deleteDealership, listDealerships, updateDealership } from "./dealerships";
+  revokePlatformAdmin,
+  updateDealership,
+  updatePlatformUser,
+} from "./commands";
+import { dealershipInService, listDealerships } from "./dealerships";
 import { requirePlatformAdmin } from "./guard";
 import { runMaintenance } from "./maintenance";
 import { platformOverview } from "./overview";
 import { sendTestEmail } from "./test-email";
-import { deletePlatformUser, listPlatformUsers, platformUser, updatePlatformUser } from "./users";
+import { listPlatformUsers, platformUser } from "./users";
 
 // Platform administration (part 2 §2, §7; decisions 090-094). Every route: 401 signed out, 403 for anyone who is not
 // an active platform admin, whatever their dealership roles.
@@ -81,7 +87,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const admin = await requirePlatformAdmin(request);
       const input = request.body;
-      return reply.code(201).send(await createDealershipWithManager(app, input, admin));
+      return reply.code(201).send(await createDealershipWithManager(app.db, admin, input, server));
     },
   );
 
@@ -90,7 +96,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: pathOf("id"), body: dealershipDetailsSchema, response: answers(responses["PUT /api/platform/dealerships/:id"]) }, preValidation: platformAdminFirst },
     async (request) => {
       const admin = await requirePlatformAdmin(request);
-      return updateDealership(app.db, request.params.id, request.body, admin);
+      return updateDealership(app.db, admin, request.params.id, request.body);
     },
   );
 
@@ -99,7 +105,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: pathOf("id"), response: answers(responses["DELETE /api/platform/dealerships/:id"]) } },
     async (request) => {
       const admin = await requirePlatformAdmin(request);
-      return deleteDealership(app.db, request.params.id, admin);
+      return deleteDealership(app.db, admin, request.params.id);
     },
   );
 
@@ -120,7 +126,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     async (request) => {
       const admin = await requirePlatformAdmin(request);
       const { role } = request.body;
-      await changeRoleAsPlatform(app.db, request.params.id, request.params.userId, role, admin);
+      await changeRoleAsPlatform(app.db, admin, request.params.id, request.params.userId, role);
       return { userId: request.params.userId, role };
     },
   );
@@ -130,7 +136,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: pathOf("id", "userId"), response: answers(responses["DELETE /api/platform/dealerships/:id/users/:userId"]) } },
     async (request) => {
       const admin = await requirePlatformAdmin(request);
-      const returnedLeads = await removeMemberAsPlatform(app.db, request.params.id, request.params.userId, admin);
+      const returnedLeads = await removeMemberAsPlatform(app.db, admin, request.params.id, request.params.userId);
       return { message: "User removed", returnedLeads };
     },
   );
@@ -151,7 +157,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const admin = await requirePlatformAdmin(request);
       const input = request.body;
-      return reply.code(201).send(await inviteAsPlatform(app, request.params.id, input, admin));
+      return reply.code(201).send(await inviteAsPlatform(app.db, admin, request.params.id, input, server));
     },
   );
 
@@ -160,7 +166,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: pathOf("id"), response: answers(responses["POST /api/platform/invites/:id/resend"]) } },
     async (request) => {
       const admin = await requirePlatformAdmin(request);
-      return resendAsPlatform(app, request.params.id, admin);
+      return resendAsPlatform(app.db, admin, request.params.id, server);
     },
   );
 
@@ -169,7 +175,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: pathOf("id"), response: answers(responses["DELETE /api/platform/invites/:id"]) } },
     async (request) => {
       const admin = await requirePlatformAdmin(request);
-      await deleteInvitationAsPlatform(app.db, request.params.id, admin);
+      await deleteInvitationAsPlatform(app.db, admin, request.params.id);
       return { message: "Invitation deleted" };
     },
   );
@@ -189,7 +195,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: pathOf("id"), body: platformUserUpdateSchema, response: answers(responses["PATCH /api/platform/users/:id"]) }, preValidation: platformAdminFirst },
     async (request) => {
       const admin = await requirePlatformAdmin(request);
-      return updatePlatformUser(app.db, request.params.id, request.body, admin);
+      return updatePlatformUser(app.db, admin, request.params.id, request.body);
     },
   );
 
@@ -198,7 +204,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: pathOf("id"), response: answers(responses["DELETE /api/platform/users/:id"]) } },
     async (request) => {
       const admin = await requirePlatformAdmin(request);
-      return deletePlatformUser(app.db, request.params.id, admin);
+      return deletePlatformUser(app.db, admin, request.params.id);
     },
   );
 
@@ -208,7 +214,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     async (request) => {
       const admin = await requirePlatformAdmin(request);
       const { email } = request.body;
-      const userId = await grantPlatformAdmin(app.db, email, admin);
+      const userId = await grantPlatformAdmin(app.db, admin, email);
       return platformUser(app.db, userId);
     },
   );
@@ -218,7 +224,7 @@ export async function platformRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: pathOf("userId"), response: answers(responses["DELETE /api/platform/admins/:userId"]) } },
     async (request) => {
       const admin = await requirePlatformAdmin(request);
-      await revokePlatformAdmin(app.db, request.params.userId, admin);
+      await revokePlatformAdmin(app.db, admin, request.params.userId);
       return { message: "Admin access revoked" };
     },
   );

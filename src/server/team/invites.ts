@@ -51,7 +51,7 @@ export async function openInvitations(db: Db, dealershipId: string): Promise<Inv
   return rows.map(invitationView);
 }
 
-export async function inviteInDealership(db: Db, dealershipId: string, inviteId: string): Promise<InviteRow> {
+export async function inviteInDealership(db: Executor, dealershipId: string, inviteId: string): Promise<InviteRow> {
   const [row] = await db
     .select()
     .from(dealershipInvites)
@@ -62,54 +62,47 @@ export async function inviteInDealership(db: Db, dealershipId: string, inviteId:
 }
 
 /**
- * Creates a pending invitation. Refused when the person is already an active member, or already has a live
- * invitation to this dealership (Resend renews that one instead).
+ * Writes a pending invitation. Refused when the person is already an active member, or already has a live invitation
+ * to this dealership (Resend renews that one instead). One invitation per e-mail and dealership at a time: the caller
+ * holds the dealership exclusively (team/commands.ts), so concurrent invitations of one dealership are decided one
+ * after another.
  */
-export async function createInvitation(
-  db: Db,
-  dealershipId: string,
-  input: InvitationInput,
-  invitedBy: string,
-): Promise<InviteRow> {
-  return db.transaction(async (tx) => {
-    // One invitation per e-mail and dealership at a time: serialise concurrent invites of the same dealership.
-    await tx.execute(sql`select id from dealerships where id = ${dealershipId} for update`);
-    const [member] = await tx
-      .select({ userId: dealershipUsers.userId })
-      .from(dealershipUsers)
-      .innerJoin(users, eq(users.id, dealershipUsers.userId))
-      .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(users.email, input.email), eq(dealershipUsers.active, true)))
-      .limit(1);
-    if (member) throw conflict("This person is already a member of this dealership");
-    const [live] = await tx
-      .select({ id: dealershipInvites.id })
-      .from(dealershipInvites)
-      .where(and(eq(dealershipInvites.dealershipId, dealershipId), eq(dealershipInvites.email, input.email), isLive()))
-      .limit(1);
-    if (live) throw conflict("An invitation is already pending for this email. Use Resend to send it again.");
-    // An expired invitation for the same e-mail is superseded by the new one.
-    await tx
-      .delete(dealershipInvites)
-      .where(
-        and(
-          eq(dealershipInvites.dealershipId, dealershipId),
-          eq(dealershipInvites.email, input.email),
-          inArray(dealershipInvites.status, ["pending", "expired"]),
-        ),
-      );
-    const [row] = await tx
-      .insert(dealershipInvites)
-      .values({ ...input, dealershipId, invitedBy, expiresAt: inviteExpiry() })
-      .returning();
-    if (!row) throw new Error("invite insert returned nothing");
-    return row;
-  });
+export async function insertInvitation(tx: Tx, dealershipId: string, input: InvitationInput, invitedBy: string): Promise<InviteRow> {
+  const [member] = await tx
+    .select({ userId: dealershipUsers.userId })
+    .from(dealershipUsers)
+    .innerJoin(users, eq(users.id, dealershipUsers.userId))
+    .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(users.email, input.email), eq(dealershipUsers.active, true)))
+    .limit(1);
+  if (member) throw conflict("This person is already a member of this dealership");
+  const [live] = await tx
+    .select({ id: dealershipInvites.id })
+    .from(dealershipInvites)
+    .where(and(eq(dealershipInvites.dealershipId, dealershipId), eq(dealershipInvites.email, input.email), isLive()))
+    .limit(1);
+  if (live) throw conflict("An invitation is already pending for this email. Use Resend to send it again.");
+  // An expired invitation for the same e-mail is superseded by the new one.
+  await tx
+    .delete(dealershipInvites)
+    .where(
+      and(
+        eq(dealershipInvites.dealershipId, dealershipId),
+        eq(dealershipInvites.email, input.email),
+        inArray(dealershipInvites.status, ["pending", "expired"]),
+      ),
+    );
+  const [row] = await tx
+    .insert(dealershipInvites)
+    .values({ ...input, dealershipId, invitedBy, expiresAt: inviteExpiry() })
+    .returning();
+  if (!row) throw new Error("invite insert returned nothing");
+  return row;
 }
 
 /** Renews a pending or expired invitation: a fresh validity period from now (decision 030). */
-export async function renewInvitation(db: Db, dealershipId: string, inviteId: string): Promise<InviteRow> {
+export async function renewInvitation(tx: Tx, dealershipId: string, inviteId: string): Promise<InviteRow> {
   const now = new Date();
-  const [row] = await db
+  const [row] = await tx
     .update(dealershipInvites)
     .set({ status: "pending", invitedAt: now, expiresAt: inviteExpiry(now) })
     .where(
@@ -121,16 +114,18 @@ export async function renewInvitation(db: Db, dealershipId: string, inviteId: st
     )
     .returning();
   if (row) return row;
-  const existing = await inviteInDealership(db, dealershipId, inviteId);
+  const existing = await inviteInDealership(tx, dealershipId, inviteId);
   throw conflict(existing.status === "accepted" ? "This invitation has already been accepted" : "This invitation cannot be resent");
 }
 
-export async function deleteInvitation(db: Db, dealershipId: string, inviteId: string): Promise<void> {
-  const deleted = await db
+/** Deletes one of the dealership's invitations, whatever its status; answers the row it was, 404 when none. */
+export async function removeInvitation(tx: Tx, dealershipId: string, inviteId: string): Promise<InviteRow> {
+  const [deleted] = await tx
     .delete(dealershipInvites)
     .where(and(eq(dealershipInvites.id, inviteId), eq(dealershipInvites.dealershipId, dealershipId)))
-    .returning({ id: dealershipInvites.id });
-  if (deleted.length === 0) throw notFound("Invitation not found");
+    .returning();
+  if (!deleted) throw notFound("Invitation not found");
+  return deleted;
 }
 
 export interface LiveInvitation {

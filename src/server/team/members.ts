@@ -7,8 +7,7 @@ import { dealershipUsers } from "../db/schema/dealerships";
 import { leads } from "../db/schema/leads";
 import { emailNotificationSubscriptions } from "../db/schema/notifications";
 import { users } from "../db/schema/users";
-import { publish } from "../events/outbox";
-import { conflict, notFound } from "../http/errors";
+import { notFound } from "../http/errors";
 import { fullName } from "../../shared/format";
 
 // Dealership members (part 2 §2 Users, §3 membership, §4, §5). Membership is read per request by the tenancy
@@ -41,11 +40,11 @@ export async function dealershipMembers(db: Db, dealershipId: string): Promise<D
 }
 
 /**
- * Locks the dealership's row so that concurrent role changes and removals are decided one after another:
- * two managers demoting each other at once cannot leave the dealership without a manager.
+ * The active member and the snapshot their events carry, or 404. The caller holds the dealership exclusively
+ * (team/commands.ts), so concurrent role changes and removals are decided one after another: two managers demoting
+ * each other at once cannot leave the dealership without a manager.
  */
-async function lockMembership(tx: Tx, dealershipId: string, userId: string) {
-  await tx.execute(sql`select id from dealerships where id = ${dealershipId} for update`);
+export async function activeMember(tx: Tx, dealershipId: string, userId: string) {
   const [member] = await tx
     .select({ role: dealershipUsers.role, firstName: users.firstName, lastName: users.lastName, email: users.email })
     .from(dealershipUsers)
@@ -56,7 +55,8 @@ async function lockMembership(tx: Tx, dealershipId: string, userId: string) {
   return { ...member, snapshot: { id: userId, name: fullName(member) || member.email, email: member.email } };
 }
 
-async function otherManagers(tx: Tx, dealershipId: string, userId: string): Promise<number> {
+/** How many other active managers the dealership has. */
+export async function otherManagers(tx: Tx, dealershipId: string, userId: string): Promise<number> {
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(dealershipUsers)
@@ -71,61 +71,45 @@ async function otherManagers(tx: Tx, dealershipId: string, userId: string): Prom
   return row?.n ?? 0;
 }
 
-/** Answers the role the member had. `actorId`: who changed it (a manager, or a platform admin), for the event. */
-export async function changeMemberRole(
-  db: Db,
-  dealershipId: string,
-  userId: string,
-  role: DealershipRole,
-  actorId: string | null = null,
-): Promise<DealershipRole> {
-  return db.transaction(async (tx) => {
-    const member = await lockMembership(tx, dealershipId, userId);
-    const current = member.role;
-    if (current === "management" && role !== "management" && (await otherManagers(tx, dealershipId, userId)) === 0) {
-      throw conflict(LAST_MANAGER);
-    }
-    await tx
-      .update(dealershipUsers)
-      .set({ role })
-      .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.userId, userId)));
-    if (current !== role) {
-      await publish(tx, { type: "team.member_role_changed", dealershipId, actorId, payload: { member: member.snapshot, previousRole: current, role } });
-    }
-    return current;
-  });
+/** The active membership's new role; answers whether it was written. */
+export async function setMemberRole(tx: Tx, dealershipId: string, userId: string, from: DealershipRole, role: DealershipRole): Promise<boolean> {
+  const written = await tx
+    .update(dealershipUsers)
+    .set({ role })
+    .where(
+      and(
+        eq(dealershipUsers.dealershipId, dealershipId),
+        eq(dealershipUsers.userId, userId),
+        eq(dealershipUsers.active, true),
+        eq(dealershipUsers.role, from),
+      ),
+    )
+    .returning({ userId: dealershipUsers.userId });
+  return written.length > 0;
 }
 
 /**
- * Removes a member (part 2 §4): the membership becomes inactive, their claimed leads in this dealership go back
- * to unclaimed, and their e-mail subscriptions here end, all in one transaction. Answers how many leads returned.
+ * Ends an active membership (part 2 §4): inactive, their claimed leads in this dealership back to unclaimed, their
+ * e-mail subscriptions here gone, their sessions ended. Answers how many leads returned, null when the membership was
+ * not active.
  */
-export async function removeMember(db: Db, dealershipId: string, userId: string, actorId: string): Promise<number> {
-  if (userId === actorId) throw conflict(CANNOT_REMOVE_SELF);
-  return db.transaction(async (tx) => {
-    const member = await lockMembership(tx, dealershipId, userId);
-    if (member.role === "management" && (await otherManagers(tx, dealershipId, userId)) === 0) throw conflict(LAST_MANAGER);
-    await tx
-      .update(dealershipUsers)
-      .set({ active: false })
-      .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.userId, userId)));
-    const returned = await tx
-      .update(leads)
-      .set({ status: "new", claimedBy: null, claimedAt: null })
-      .where(and(eq(leads.dealershipId, dealershipId), eq(leads.claimedBy, userId)))
-      .returning({ id: leads.id });
-    await tx
-      .delete(emailNotificationSubscriptions)
-      .where(and(eq(emailNotificationSubscriptions.dealershipId, dealershipId), eq(emailNotificationSubscriptions.userId, userId)));
-    // Their open sessions end with the membership (decision 052): a phone left signed in on the lot, or an open
-    // real-time socket, does not keep showing this dealership's customers.
-    await endSessionsOfUser(tx, userId);
-    await publish(tx, {
-      type: "team.member_removed",
-      dealershipId,
-      actorId,
-      payload: { member: member.snapshot, returnedLeads: returned.length },
-    });
-    return returned.length;
-  });
+export async function endMembership(tx: Tx, dealershipId: string, userId: string): Promise<number | null> {
+  const ended = await tx
+    .update(dealershipUsers)
+    .set({ active: false })
+    .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.userId, userId), eq(dealershipUsers.active, true)))
+    .returning({ userId: dealershipUsers.userId });
+  if (ended.length === 0) return null;
+  const returned = await tx
+    .update(leads)
+    .set({ status: "new", claimedBy: null, claimedAt: null })
+    .where(and(eq(leads.dealershipId, dealershipId), eq(leads.claimedBy, userId)))
+    .returning({ id: leads.id });
+  await tx
+    .delete(emailNotificationSubscriptions)
+    .where(and(eq(emailNotificationSubscriptions.dealershipId, dealershipId), eq(emailNotificationSubscriptions.userId, userId)));
+  // Their open sessions end with the membership (decision 052): a phone left signed in on the lot, or an open
+  // real-time socket, does not keep showing this dealership's customers.
+  await endSessionsOfUser(tx, userId);
+  return returned.length;
 }

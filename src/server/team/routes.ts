@@ -12,9 +12,9 @@ import { provenEmailFirst } from "../auth/proven-email";
 import { dealershipFirst, requireCapability, requireDealershipAccess } from "../auth/tenancy";
 import { answers, dealershipPath, pathOf, type ZodTypeProvider } from "../http/contract";
 import { notFound } from "../http/errors";
-import { inviteToDealership, resendInvitation } from "./invitation-mail";
-import { deleteInvitation, invitationView, liveInvitationFor, openInvitations } from "./invites";
-import { changeMemberRole, dealershipMembers, removeMember } from "./members";
+import { changeMemberRole, deleteInvitation, inviteMember, removeMember, resendInvitation } from "./commands";
+import { invitationView, liveInvitationFor, openInvitations } from "./invites";
+import { dealershipMembers } from "./members";
 import { joinInvited } from "./registration";
 import { requestVerificationCode } from "./verification";
 
@@ -43,20 +43,20 @@ export async function teamRoutes(server: FastifyInstance): Promise<void> {
     { schema: { params: dealershipPath, body: inviteSchema, response: answers(responses["POST /api/dealerships/:id/invites"]) }, preValidation: [managerFirst, provenEmailFirst] },
     async (request, reply) => {
       const access = await manager(request, request.params.id);
-      const invite = await inviteToDealership(server, access.dealershipId, request.body, access.user);
+      const invite = await inviteMember(app.db, access, request.body, server);
       return reply.code(201).send(invitationView(invite));
     },
   );
 
   app.post("/api/dealerships/:id/invites/:inviteId/resend", { schema: { params: invitePath, response: answers(responses["POST /api/dealerships/:id/invites/:inviteId/resend"]) }, preValidation: [managerFirst, provenEmailFirst] }, async (request) => {
     const access = await manager(request, request.params.id);
-    const invite = await resendInvitation(server, access.dealershipId, request.params.inviteId, access.user);
+    const invite = await resendInvitation(app.db, access, request.params.inviteId, server);
     return invitationView(invite);
   });
 
   app.delete("/api/dealerships/:id/invites/:inviteId", { schema: { params: invitePath, response: answers(responses["DELETE /api/dealerships/:id/invites/:inviteId"]) } }, async (request) => {
     const access = await manager(request, request.params.id);
-    await deleteInvitation(app.db, access.dealershipId, request.params.inviteId);
+    await deleteInvitation(app.db, access, request.params.inviteId);
     return { message: "Invitation deleted" };
   });
 
@@ -104,14 +104,14 @@ export async function teamRoutes(server: FastifyInstance): Promise<void> {
     async (request) => {
       const access = await manager(request, request.params.id);
       const { role } = request.body;
-      await changeMemberRole(app.db, access.dealershipId, request.params.userId, role, access.user.id);
+      await changeMemberRole(app.db, access, request.params.userId, role);
       return { userId: request.params.userId, role };
     },
   );
 
   app.delete("/api/dealerships/:id/users/:userId", { schema: { params: memberPath, response: answers(responses["DELETE /api/dealerships/:id/users/:userId"]) } }, async (request) => {
     const access = await manager(request, request.params.id);
-    const returnedLeads = await removeMember(app.db, access.dealershipId, request.params.userId, access.user.id);
+    const returnedLeads = await removeMember(app.db, access, request.params.userId);
     return { message: "User removed", returnedLeads };
   });
 }
