@@ -60,13 +60,7 @@ export default tseslint.config(
     rules: restrict([serverSide, otherRoutes]),
   },
   { files: ["src/server/areas.ts", "src/server/app.ts"], rules: restrict([serverSide]) },
-  {
-    files: ROUTE_FILES,
-    // team/routes.ts still hands app.mailer to the e-mail verification code (team/verification.ts): team's move to
-    // commands takes it out; then this exception goes.
-    ignores: ["src/server/team/routes.ts"],
-    rules: noMailer,
-  },
+  { files: ROUTE_FILES, rules: noMailer },
   {
     files: INFRASTRUCTURE.map((folder) => `src/server/${folder}/**/*.ts`),
     // The demo data and the tests' factories build rows through the areas: the areas' client, not infrastructure.

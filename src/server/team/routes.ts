@@ -74,7 +74,7 @@ export async function teamRoutes(server: FastifyInstance): Promise<void> {
     "/api/auth/email-verification/request",
     { schema: { body: emailVerificationRequestSchema, response: answers(responses["POST /api/auth/email-verification/request"]) } },
     async (request) => {
-      await requestVerificationCode(app.db, app.mailer, request.body.email, request.ip);
+      await requestVerificationCode(server, request.body.email, request.ip);
       return { message: "If this email has a pending invitation, a verification code has been sent." };
     },
   );

@@ -68,7 +68,8 @@ function invitationTriesRule(invite: { id: string; invitedAt: Date }): CounterRu
  * mail (decision 031). A new code replaces the previous one for that invitation. Requests are counted per e-mail
  * and per client address, invited or not, before anything else (decision 008).
  */
-export async function requestVerificationCode(db: Db, mailer: Mailer, email: string, ip: string): Promise<void> {
+export async function requestVerificationCode(app: { db: Db; mailer: Pick<Mailer, "send"> }, email: string, ip: string): Promise<void> {
+  const { db, mailer } = app;
   const rules = requestRules(email, ip);
   const counted = await countAttempt(db, rules);
   if (counted.blockedForSeconds !== null) throw tooManyAttempts(TOO_MANY_CODE_REQUESTS, counted.blockedForSeconds);
