@@ -1,19 +1,11 @@
-import { z } from "zod";
-
 // What travels over /ws (spec part 2 §3 "Real-time message", §7 "WebSocket /ws"; decisions 105, 190): the one message
 // a page sends, and every message the server sends. The server builds them (src/server/realtime/messages.ts) and the
 // client reads them (src/client/realtime/live-events.ts) with these types.
+// No zod here: the page's live code (LiveShell) imports this file, and zod with its schemas costs a phone's main thread
+// a long task to evaluate right after the first screen (issue 32). The page's own message and its schema, which only
+// the server parses, are in ./realtime-client-message.ts.
 
-/**
- * The one message a client sends: which dealership it is looking at. `userId` is accepted and ignored: the user is
- * the session cookie's, never what the page says.
- */
-export const clientMessageSchema = z.object({
-  type: z.literal("auth"),
-  userId: z.unknown().optional(),
-  dealershipId: z.string().trim().min(1).max(100),
-});
-export type ClientMessage = z.infer<typeof clientMessageSchema>;
+export type { ClientMessage } from "./realtime-client-message";
 
 export const REALTIME_EVENT_TYPES = [
   "lead_created",

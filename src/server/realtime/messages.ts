@@ -14,7 +14,8 @@ export const MAX_CLIENT_MESSAGE_BYTES = 4096;
 export const DEALERSHIP_ID_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;
 
 // The messages themselves are defined in shared, where the client reads them too (decision 190).
-export { clientMessageSchema, REALTIME_EVENT_TYPES } from "../../shared/realtime-messages";
+export { clientMessageSchema } from "../../shared/realtime-client-message";
+export { REALTIME_EVENT_TYPES } from "../../shared/realtime-messages";
 export type { ClientMessage, ControlMessage, RealtimeData, RealtimeEventType, RealtimeMessage } from "../../shared/realtime-messages";
 
 type Event<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
