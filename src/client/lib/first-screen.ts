@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { useDeferredValue, useSyncExternalStore } from "react";
 import type { FirstRead } from "../../shared/first-reads";
 
 // What the first screen does not need (menus' code, the toast area) waits until that screen's page is drawn, and
@@ -62,9 +62,14 @@ export function firstScreenDrawnNow(): boolean {
   return drawn;
 }
 
-/** False while the first screen is still arriving; true from then on. */
+/**
+ * False while the first screen is still arriving; true from then on. The switch is drawn as a deferred render: an
+ * external store's change is otherwise drawn in one blocking task, and what it mounts (the menus, the bell, the live
+ * parts) cost a phone's main thread up to 240 ms at once (issue 32). Deferred, React draws it in slices and yields
+ * between them. A component mounted after the switch reads true at once.
+ */
 export function useFirstScreenDrawn(): boolean {
-  return useSyncExternalStore(subscribe, () => drawn, () => drawn);
+  return useDeferredValue(useSyncExternalStore(subscribe, () => drawn, () => drawn));
 }
 
 /** What the server wrote into index.html for this session (src/server/http/static.ts, decision 125). */
