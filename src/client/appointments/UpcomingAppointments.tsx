@@ -10,13 +10,14 @@ import { Skeleton } from "../components/ui/skeleton";
 import type { DashboardSectionProps } from "../dashboard/sections";
 import { useUpcomingAppointments } from "./api";
 import { statusBadge } from "./format";
+import { useDeferredRead } from "../lib/use-deferred-read";
 
 // The dashboard's upcoming-appointments panel (spec part 1 §2.3): the next 5 on the dealership's clock (the server
 // applies the rule, decision 021), each with date (YYYY-MM-DD), time (HH:MM), title, names and the Sales Associate,
 // and a status badge; 3 skeletons while loading.
 
 export function UpcomingAppointments({ dealership }: DashboardSectionProps) {
-  const upcoming = useUpcomingAppointments(dealership.id);
+  const upcoming = useDeferredRead(useUpcomingAppointments(dealership.id));
   const items = (upcoming.data ?? []).slice(0, UPCOMING_APPOINTMENTS_SHOWN);
 
   return (

@@ -7,6 +7,7 @@ import { Skeleton } from "../components/ui/skeleton";
 import { useMetrics, useNewLeadsCount } from "../leads/api";
 import { cn } from "../lib/utils";
 import type { DashboardSectionProps } from "./sections";
+import { useDeferredRead } from "../lib/use-deferred-read";
 
 // The dashboard's three cards (spec part 1 §2.3): New Leads, Appointments Created, Test Drives Completed, today on the
 // dealership's clock, each with its percent change from yesterday: green when up, red when down, and grey when it did
@@ -63,7 +64,7 @@ function WaitingToBeClaimed({ dealershipId }: { dealershipId: string }) {
 }
 
 export function MetricCards({ dealership, role }: DashboardSectionProps) {
-  const metrics = useMetrics(dealership.id);
+  const metrics = useDeferredRead(useMetrics(dealership.id));
   if (metrics.isPending) {
     return (
       <div className="grid gap-4 sm:grid-cols-3" role="status" aria-busy="true" aria-label="Loading today's numbers">

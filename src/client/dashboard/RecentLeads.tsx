@@ -10,6 +10,7 @@ import { ClaimButton, ContactLines, CustomerCell, LeadList, LeadListSkeleton, Le
 import { useClaimAction } from "../leads/use-lead-actions";
 import type { DashboardSectionProps } from "./sections";
 import { phoneHref } from "../../shared/phone-text";
+import { useDeferredRead } from "../lib/use-deferred-read";
 
 // Recent Leads (spec part 1 §2.3): the first 5 leads the user may see, newest first, with Claim on new leads and
 // Contact on the others; View All goes to /leads/new; "No leads yet" with "Create First Lead" when there are none.
@@ -22,7 +23,7 @@ const COLUMNS: LeadColumn[] = [
 ];
 
 export function RecentLeads({ dealership }: DashboardSectionProps) {
-  const recent = useRecentLeads(dealership.id, RECENT_LEADS_SHOWN);
+  const recent = useDeferredRead(useRecentLeads(dealership.id, RECENT_LEADS_SHOWN));
   const claimLead = useClaimAction(dealership.id, "short");
   // A just-claimed row keeps its button for the "Claimed!" moment before it turns into Contact.
   const [justClaimed, setJustClaimed] = useState<ReadonlySet<string>>(new Set());

@@ -5,6 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "../co
 import { Skeleton } from "../components/ui/skeleton";
 import { useSpeedToLead } from "../leads/duplicates-api";
 import type { DashboardSectionProps } from "./sections";
+import { useDeferredRead } from "../lib/use-deferred-read";
 
 // Speed-to-lead on the dashboard (issue 14; decisions 140, 141): how fast the dealership answered the leads of the
 // last 7 days on its clock: the median wait and the share answered within 5 and 15 minutes.
@@ -39,7 +40,7 @@ export function SpeedFiguresRow({ figures }: { figures: SpeedFigures }) {
 }
 
 export function SpeedToLeadCard({ dealership }: DashboardSectionProps) {
-  const query = useSpeedToLead(dealership.id, SPEED_TO_LEAD_DASHBOARD_DAYS);
+  const query = useDeferredRead(useSpeedToLead(dealership.id, SPEED_TO_LEAD_DASHBOARD_DAYS));
   return (
     <Card data-testid="speed-to-lead-card">
       <CardHeader>

@@ -11,6 +11,7 @@ import { useTodayAgenda } from "../tasks/api";
 import { PHONE_QUERY, useMediaQuery } from "../lib/use-media-query";
 import { cn } from "../lib/utils";
 import type { DashboardSectionProps } from "./sections";
+import { useDeferredRead } from "../lib/use-deferred-read";
 
 // Today (issue 30, decision 234): the first lines of My Day on the dashboard, from the same read
 // (GET /api/dealerships/{id}/agenda, the dealership's today): what is overdue, then today's follow-ups, appointments
@@ -77,7 +78,7 @@ function AgendaRow({ item, timezone, day }: { item: AgendaItem; timezone: string
 }
 
 export function TodayAgenda({ dealership }: DashboardSectionProps) {
-  const agenda = useTodayAgenda(dealership.id);
+  const agenda = useDeferredRead(useTodayAgenda(dealership.id));
   const limit = useMediaQuery(PHONE_QUERY) ? TODAY_SHOWN_ON_A_PHONE : TODAY_SHOWN;
   const items = (agenda.data?.items ?? []).filter(stillToDo);
   const overdue = items.filter((i) => i.overdue).length;

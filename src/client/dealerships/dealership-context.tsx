@@ -71,18 +71,25 @@ export function useCurrentDealership(): DealershipContextValue {
   return context;
 }
 
+/**
+ * Only the role is read from the answer: when the call confirms the role the list already said, nothing that asks
+ * for it draws again (issue 32: the shell, its links and the dashboard were drawn a second time, in one blocking task).
+ */
+const roleOf = (answer: MemberRole): DealershipRole => answer.role;
+
 /** The user's role in the current dealership, from GET /api/dealerships/{id}/users/{userId}/role (part 1 §6). */
 export function useRole(): { role: DealershipRole | null; isLoading: boolean } {
   const { user } = useAuth();
   const { dealership } = useCurrentDealership();
-  const query = useQuery<MemberRole>({
+  const query = useQuery<MemberRole, Error, DealershipRole>({
     queryKey: ["/api/dealerships", dealership?.id, "users", user?.id, "role"],
     enabled: Boolean(user && dealership),
     staleTime: CACHE_TIMES.dealershipsStale,
     // The list already says the role: show it at once, the role call confirms it.
     placeholderData: dealership ? { role: dealership.role } : undefined,
+    select: roleOf,
   });
-  return { role: query.data?.role ?? null, isLoading: Boolean(dealership) && query.isPending };
+  return { role: query.data ?? null, isLoading: Boolean(dealership) && query.isPending };
 }
 
 /** Whether the user may do something in the current dealership (src/shared/permissions.ts). The server decides too. */
