@@ -19,6 +19,8 @@ import { speedToLeadRoutes } from "./leads/speed-to-lead-routes";
 import { timelineRoutes } from "./leads/timeline-routes";
 import { emailNotificationRoutes } from "./notifications/email-routes";
 import { notificationRoutes } from "./notifications/notification-routes";
+import { registerNotices } from "./notifications/notification-plan";
+import { notices } from "./notices";
 import { platformRoutes } from "./platform/routes";
 import { profileRoutes } from "./profile/routes";
 import { pushRoutes } from "./push/routes";
@@ -65,3 +67,7 @@ export const areaRoutes: Array<(app: FastifyInstance) => Promise<void>> = [
 // The areas' event subscribers (decision 186), registered by buildApp before the dispatcher starts. Each area's
 // subscribers.ts says which event types it does what on: app.events.on(type, handler, { name }).
 export const areaSubscribers: Array<(app: FastifyInstance) => void> = [notificationSubscribers, pushSubscribers, leadSubscribers, taskSubscribers, webhookSubscribers, customerMailSubscribers];
+
+// What events say in the bell and by push (decision 253): the areas' notices, handed to notifications at load, before
+// any subscriber registers (buildApp) and before main.ts's demo data replays its bells.
+registerNotices(notices);

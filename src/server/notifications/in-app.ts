@@ -54,8 +54,11 @@ const forgetting: { [T in DomainEventType]?: (tx: Tx, event: Event<T>) => Promis
   },
 };
 
-/** The events the bell's writer takes: those that tell someone, and those that take access away. */
-export const BELL_EVENT_TYPES: DomainEventType[] = [...NOTIFIED_EVENT_TYPES, ...(Object.keys(forgetting) as DomainEventType[])];
+/** The events the bell's writer takes: those that tell someone, and those that take access away. Asked when the bell
+ * subscribes (buildApp), after areas.ts registered the areas' notices. */
+export function bellEventTypes(): DomainEventType[] {
+  return [...NOTIFIED_EVENT_TYPES, ...(Object.keys(forgetting) as DomainEventType[])];
+}
 
 /** Writes the bell's rows for one event, and forgets what a member may no longer see. */
 export async function notifyInApp(tx: Tx, event: DomainEvent & { id?: number }): Promise<void> {

@@ -1,13 +1,12 @@
 import { sql, type SQL } from "drizzle-orm";
-import { APPOINTMENT_STATUS_LABELS, LEAD_STATUS_LABELS, type DealershipRole } from "../../shared/constants";
-import type { DomainEvent, DomainEventType, LeadSnapshot, TestDriveSnapshot } from "../../shared/events";
-import { fullName } from "../../shared/format";
-import { TASK_TYPE_LABELS } from "../../shared/schemas/task";
+import type { DealershipRole } from "../../shared/constants";
+import type { DomainEvent, DomainEventType } from "../../shared/events";
 import { openLeadSql, SEE_EVERY_LEAD } from "../access/leads";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { dealershipUsers, dealerships } from "../db/schema/dealerships";
 import { leads } from "../db/schema/leads";
 import type { NotificationType } from "../db/schema/notifications";
+import { bellDraftOf, typesWith, type BellDraft, type Notices } from "../events/notices";
 
 // Who hears what (decision 100). ONE answer per domain event, used by the in-app bell's writer, by web push and by
 // anyone else who must tell people about an event: the same people, the same words.
@@ -39,233 +38,26 @@ export interface NotificationPlan {
 
 type Executor = Db | Tx;
 
-/** What an event says, and to whom before the rules above narrow it. */
-export interface Draft {
-  type: NotificationType;
-  title: string;
-  message: string;
-  url: string | null;
-  leadId: string | null;
-  targetRoles: DealershipRole[];
-  /** Concerned people (user ids) on top of the roles. */
-  people: Array<string | null | undefined>;
-  /** The claimer of `leadId` as it is now is concerned too (a test drive tells the client's rep). */
-  leadClaimer?: boolean;
-  /** A deleted lead is judged on its snapshot. */
-  leadSnapshot?: LeadSnapshot;
+/** What an event says, and to whom before the rules above narrow it: written by the event's area (decision 253). */
+export type Draft = BellDraft;
+
+// The areas' notices (src/server/notices.ts), handed over by areas.ts at load: notifications cannot import the areas,
+// which import it (leads' e-mail triggers, ...), without a cycle of folders.
+let notices: Notices | null = null;
+
+/** The event types that may tell someone in the bell or by push: those whose notice has a bell draft. The bell and
+ * push subscribe to exactly these (notifications/subscribers.ts, push/subscribers.ts); filled by registerNotices. */
+export const NOTIFIED_EVENT_TYPES: DomainEventType[] = [];
+
+/** What each event type says in the bell and by push, from the areas' notices (areas.ts calls it once, at load). */
+export function registerNotices(areaNotices: Notices): void {
+  notices = areaNotices;
+  NOTIFIED_EVENT_TYPES.splice(0, NOTIFIED_EVENT_TYPES.length, ...typesWith(areaNotices, "bell"));
 }
-
-const leadUrl = (id: string) => `/leads/detail/${id}`;
-const CALENDAR_URL = "/calendar";
-const testDriveUrl = (id: string) => `/test-drives/${id}`;
-
-function vehicleOf(drive: TestDriveSnapshot): string {
-  return drive.vehicleDriven || (drive.stockNumber ? `stock #${drive.stockNumber}` : "a demo vehicle");
-}
-
-/** Stored test-drive statuses as words ("no_show" -> "no show"; the stored "out" is the screen's in progress). */
-function testDriveStatusWords(status: TestDriveSnapshot["status"]): string {
-  return status === "out" ? "in progress" : status.replace("_", " ");
-}
-
-type Event<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
-
-function claimedDraft(event: Event<"lead.claimed" | "lead.assigned">): Draft | null {
-  const { lead, claimedBy } = event.payload;
-  const assigned = event.actorId !== claimedBy.id;
-  return {
-    type: "lead_claimed",
-    title: "Lead Claimed",
-    message: assigned ? `Lead assigned to ${claimedBy.name}: ${fullName(lead)}` : `Lead claimed: ${fullName(lead)} by ${claimedBy.name}`,
-    url: leadUrl(lead.id),
-    leadId: lead.id,
-    targetRoles: ["frontDesk", "management"],
-    people: [claimedBy.id],
-  };
-}
-
-function statusDraft(event: Event<"lead.status_changed" | "lead.unclaimed">): Draft | null {
-  const { lead } = event.payload;
-  return {
-    type: "lead_status_changed",
-    title: "Lead Updated",
-    message: `Lead status changed to ${LEAD_STATUS_LABELS[lead.status] ?? lead.status}: ${fullName(lead)}`,
-    url: leadUrl(lead.id),
-    leadId: lead.id,
-    targetRoles: ["management"],
-    people: [lead.claimedBy],
-  };
-}
-
-/**
- * What each event tells in the bell and by push (its draft), by event type: the bell and push subscribe to exactly
- * these types (notifications/subscribers.ts, push/subscribers.ts). Team and dealership events tell people by e-mail,
- * not in the bell.
- */
-const drafts: { [T in DomainEventType]?: (event: Event<T>) => Draft | null } = {
-  "lead.created": (event) => {
-    const { lead } = event.payload;
-    // Created and assigned to someone else: the lead.assigned that follows tells everyone once.
-    if (lead.claimedBy && lead.claimedBy !== event.actorId) return null;
-    // An unclaimed lead is for everyone who works New Leads; a rep's own new client is for those who see every client.
-    const roles: DealershipRole[] = lead.status === "new" ? ["sales", "frontDesk", "management"] : ["frontDesk", "management"];
-    return {
-      type: "lead_created",
-      title: "New Lead",
-      message: `New lead: ${fullName(lead)}`,
-      url: leadUrl(lead.id),
-      leadId: lead.id,
-      targetRoles: roles,
-      people: [],
-    };
-  },
-  "lead.claimed": claimedDraft,
-  "lead.assigned": claimedDraft,
-  "lead.status_changed": statusDraft,
-  "lead.unclaimed": statusDraft,
-  "lead.deleted": (event) => {
-    const { lead, mergedInto } = event.payload;
-    // Merged into another lead of the same customer: the customer is not gone, so the bell says where they are now.
-    if (mergedInto) {
-      return {
-        type: "lead_deleted",
-        title: "Lead Merged",
-        message: `${fullName(lead)} merged into ${fullName(mergedInto)}`,
-        url: leadUrl(mergedInto.id),
-        leadId: mergedInto.id,
-        targetRoles: ["management"],
-        people: [lead.claimedBy],
-        leadSnapshot: lead,
-      };
-    }
-    return {
-      type: "lead_deleted",
-      title: "Lead Deleted",
-      message: `Lead deleted: ${fullName(lead)}`,
-      url: null,
-      leadId: lead.id,
-      targetRoles: ["management"],
-      people: [lead.claimedBy],
-      leadSnapshot: lead,
-    };
-  },
-  "appointment.created": (event) => {
-    const { appointment } = event.payload;
-    return {
-      type: "appointment_created",
-      title: "New Appointment",
-      message: `New appointment scheduled: ${appointment.title}`,
-      url: CALENDAR_URL,
-      leadId: appointment.leadId,
-      // Front desk greets the customer; management sees the day's bookings.
-      targetRoles: ["frontDesk", "management"],
-      people: [appointment.assignedTo, appointment.createdBy],
-    };
-  },
-  "appointment.status_changed": (event) => {
-    const { appointment } = event.payload;
-    return {
-      type: "appointment_status_changed",
-      title: "Appointment Updated",
-      message: `Appointment status changed to ${APPOINTMENT_STATUS_LABELS[appointment.status]}: ${appointment.title}`,
-      url: CALENDAR_URL,
-      leadId: appointment.leadId,
-      targetRoles: ["management"],
-      people: [appointment.assignedTo, appointment.createdBy],
-    };
-  },
-  "test_drive.taken_out": (event) => {
-    const { testDrive, takenOutBy } = event.payload;
-    return {
-      type: "test_drive_taken_out",
-      title: "Demo Taken Out",
-      message: `Demo taken out: ${vehicleOf(testDrive)} with ${fullName(testDrive)}`,
-      url: testDriveUrl(testDrive.id),
-      leadId: testDrive.leadId,
-      targetRoles: ["management"],
-      people: [takenOutBy.id],
-      leadClaimer: true,
-    };
-  },
-  "test_drive.returned": (event) => {
-    const { testDrive } = event.payload;
-    const minutes = testDrive.duration === null ? "" : ` after ${testDrive.duration} min`;
-    return {
-      type: "test_drive_returned",
-      title: "Demo Returned",
-      message: `Demo returned: ${vehicleOf(testDrive)}${minutes} (${fullName(testDrive)})`,
-      url: testDriveUrl(testDrive.id),
-      leadId: testDrive.leadId,
-      targetRoles: ["management"],
-      people: [testDrive.takenOutBy],
-      leadClaimer: true,
-    };
-  },
-  "test_drive.status_changed": (event) => {
-    const { testDrive, previousStatus } = event.payload;
-    // Taking out and returning publish their own event as well: one notification per change, not two.
-    if (testDrive.status === "out" || (previousStatus === "out" && testDrive.status === "completed")) return null;
-    return {
-      type: "test_drive_status_changed",
-      title: "Test Drive Updated",
-      message: `Test drive status changed to ${testDriveStatusWords(testDrive.status)}: ${fullName(testDrive)}`,
-      url: testDriveUrl(testDrive.id),
-      leadId: testDrive.leadId,
-      targetRoles: ["management"],
-      people: [testDrive.takenOutBy],
-      leadClaimer: true,
-    };
-  },
-  "note.added": (event) => {
-    // A mention (issue 26): each member the note names, once, while they may open the lead (as every lead notice).
-    const { lead, note } = event.payload;
-    if (note.mentions.length === 0) return null;
-    const text = note.body.length > 140 ? `${note.body.slice(0, 139)}…` : note.body;
-    return {
-      type: "note_mention",
-      title: "Mentioned in a Note",
-      message: `${fullName(lead)}: ${text}`,
-      url: leadUrl(lead.id),
-      leadId: lead.id,
-      targetRoles: [],
-      people: note.mentions,
-    };
-  },
-  "email.received": (event) => {
-    // The customer's reply (issue 26, decision 229): the lead's rep, while they may open it; nobody for a pool lead
-    // (every rep could answer it: its timeline shows it to whoever opens it).
-    const { lead, email } = event.payload;
-    return {
-      type: "email_received",
-      title: "E-mail from a Customer",
-      message: `${fullName(lead)}: ${email.subject}`,
-      url: leadUrl(lead.id),
-      leadId: lead.id,
-      targetRoles: [],
-      people: [lead.claimedBy],
-    };
-  },
-  "task.due": (event) => {
-    // The reminder (issue 27, decision 198): only the assignee, and only while they may open the lead.
-    const { task } = event.payload;
-    return {
-      type: "task_due",
-      title: "Task Due",
-      message: `${TASK_TYPE_LABELS[task.type]} ${task.leadName}${task.note ? `: ${task.note}` : ""}`,
-      url: leadUrl(task.leadId),
-      leadId: task.leadId,
-      targetRoles: [],
-      people: [task.assigneeId],
-    };
-  },
-};
-
-/** The event types that may tell someone in the bell or by push. */
-export const NOTIFIED_EVENT_TYPES = Object.keys(drafts) as DomainEventType[];
 
 function draftFor(event: DomainEvent): Draft | null {
-  const draft = drafts[event.type] as ((event: DomainEvent) => Draft | null) | undefined;
-  return draft ? draft(event) : null;
+  if (!notices) throw new Error("No notices registered: areas.ts hands the areas' notices to notifications at load");
+  return bellDraftOf(notices, event);
 }
 
 /** One draft as a row of the recipients query (jsonb_to_recordset below). */

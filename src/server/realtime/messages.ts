@@ -1,5 +1,7 @@
-import type { RealtimeEventType, RealtimeMessage } from "../../shared/realtime-messages";
-import type { DomainEvent, DomainEventType } from "../../shared/events";
+import type { RealtimeMessage } from "../../shared/realtime-messages";
+import type { DomainEvent } from "../../shared/events";
+import { socketMessageOf } from "../events/notices";
+import { notices } from "../notices";
 
 // What travels over /ws (spec part 2 §3 "Real-time message", §7 "WebSocket /ws"; decision 105).
 
@@ -18,75 +20,12 @@ export { clientMessageSchema } from "../../shared/realtime-client-message";
 export { REALTIME_EVENT_TYPES } from "../../shared/realtime-messages";
 export type { ClientMessage, ControlMessage, RealtimeData, RealtimeEventType, RealtimeMessage } from "../../shared/realtime-messages";
 
-type Event<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
-type Say<T extends DomainEventType> = (event: Event<T>, timestamp: string) => RealtimeMessage;
-
-type LeadEvent = Event<"lead.created" | "lead.claimed" | "lead.assigned" | "lead.status_changed" | "lead.unclaimed" | "lead.deleted" | "lead.restored">;
-
-function leadMessage(type: RealtimeEventType) {
-  return (event: LeadEvent, timestamp: string): RealtimeMessage => {
-    const { lead } = event.payload;
-    return { type, data: { firstName: lead.firstName, lastName: lead.lastName, status: lead.status, title: "", timestamp } };
-  };
-}
-
-function appointmentMessage(type: RealtimeEventType) {
-  return (event: Event<"appointment.created" | "appointment.status_changed">, timestamp: string): RealtimeMessage => {
-    const { appointment } = event.payload;
-    return { type, data: { firstName: appointment.firstName, lastName: appointment.lastName, status: appointment.status, title: appointment.title, timestamp } };
-  };
-}
-
-function driveMessage(event: Event<"test_drive.taken_out" | "test_drive.returned" | "test_drive.status_changed">, timestamp: string): RealtimeMessage {
-  const { testDrive } = event.payload;
-  return {
-    type: "test_drive_updated",
-    data: { firstName: testDrive.firstName, lastName: testDrive.lastName, status: testDrive.status, title: testDrive.vehicleDriven ?? "", timestamp },
-  };
-}
-
-type LeadActivityEvent = Event<"note.added" | "note.edited" | "note.deleted" | "call.logged" | "email.sent" | "email.delivery_updated" | "email.received">;
-
-function activityMessage(event: LeadActivityEvent, timestamp: string): RealtimeMessage {
-  const { lead } = event.payload;
-  return { type: "lead_activity", data: { firstName: lead.firstName, lastName: lead.lastName, status: lead.status, title: event.type, timestamp, leadId: lead.id } };
-}
-
-/** The socket's message for each event type; a type not here (team, dealership, inventory, edits) refreshes no screen. */
-const messages: { [T in DomainEventType]?: Say<T> } = {
-  "lead.created": leadMessage("lead_created"),
-  "lead.claimed": leadMessage("lead_claimed"),
-  "lead.assigned": leadMessage("lead_claimed"),
-  "lead.status_changed": leadMessage("lead_status_changed"),
-  "lead.unclaimed": leadMessage("lead_status_changed"),
-  "lead.deleted": leadMessage("lead_deleted"),
-  "lead.restored": leadMessage("lead_restored"),
-  // The kept lead as it now is, and which lead went into it: an open page of the merged-away lead moves there.
-  "lead.merged": (event, timestamp) => {
-    const { lead, merged } = event.payload;
-    return {
-      type: "lead_merged",
-      data: { firstName: lead.firstName, lastName: lead.lastName, status: lead.status, title: "", timestamp, leadId: lead.id, mergedLeadId: merged.id },
-    };
-  },
-  "appointment.created": appointmentMessage("appointment_created"),
-  "appointment.status_changed": appointmentMessage("appointment_status_changed"),
-  "test_drive.taken_out": driveMessage,
-  "test_drive.returned": driveMessage,
-  "test_drive.status_changed": driveMessage,
-  "note.added": activityMessage,
-  "note.edited": activityMessage,
-  "note.deleted": activityMessage,
-  "call.logged": activityMessage,
-  "email.sent": activityMessage,
-  "email.delivery_updated": activityMessage,
-  "email.received": activityMessage,
-};
-
-/** The spec's message for a domain event, or null for events no screen refreshes on. */
+/**
+ * The spec's message for a domain event, or null for events no screen refreshes on (team, dealership, inventory,
+ * edits): the socket part of the event's notice, written by the area that owns the event (decision 253).
+ */
 export function realtimeMessageOf(event: DomainEvent, at: Date): RealtimeMessage | null {
-  const say = messages[event.type] as Say<DomainEventType> | undefined;
-  return say ? say(event, at.toISOString()) : null;
+  return socketMessageOf(notices, event, at.toISOString());
 }
 
 /**
