@@ -1,6 +1,7 @@
 // What travels over /ws (spec part 2 §3 "Real-time message", §7 "WebSocket /ws"; decisions 105, 190): the one message
-// a page sends, and every message the server sends. The server builds them (src/server/realtime/messages.ts) and the
-// client reads them (src/client/realtime/live-events.ts) with these types.
+// a page sends, and every message the server sends. The server builds them (each event's notice in its area's
+// notices.ts, read by src/server/realtime/messages.ts) and the client reads them (src/client/realtime/live-events.ts)
+// with these types.
 // No zod here: the page's live code (LiveShell) imports this file, and zod with its schemas costs a phone's main thread
 // a long task to evaluate right after the first screen (issue 32). The page's own message and its schema, which only
 // the server parses, are in ./realtime-client-message.ts.

@@ -12,9 +12,10 @@ import { taskSnapshot, type TaskRow } from "./queries";
 // Task reminders (issue 27; decision 198): when an open task's due time comes, its assignee gets one bell entry and
 // one push. A pg-boss schedule (kept in the database, one for all processes) runs the check every minute in whichever
 // process takes the job; the check marks each due task `reminded_at` by a conditional UPDATE that skips rows another
-// check holds, and publishes task.due for it in the same transaction. The bell and push follow from the event
-// (notification-plan.ts), once-only. So a task is reminded once per due time however many processes run, and a
-// process that was down reminds on its first check after it starts again. Rescheduling or reassigning clears the mark.
+// check holds, and publishes task.due for it in the same transaction. The bell and push follow from the event (its
+// words in tasks/notices.ts, who is told in notification-plan.ts), once-only. So a task is reminded once per due time
+// however many processes run, and a process that was down reminds on its first check after it starts again.
+// Rescheduling or reassigning clears the mark.
 
 export const TASK_REMINDERS_QUEUE = "task-reminders";
 const EVERY_MINUTE = "* * * * *";
