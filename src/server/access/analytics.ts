@@ -1,7 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
-import { can } from "../../shared/permissions";
 import type { Viewer } from "../auth/tenancy";
-import type { Column } from "./asker";
+import { roleCan, type Column } from "./asker";
 
 // Who may read analytics rows (part 2 §2, §6; decision 177): management, over the rows of their own dealership. The
 // figures count every rep's clients and name recent drives' clients, which a sales rep or the front desk may not
@@ -9,7 +8,7 @@ import type { Column } from "./asker";
 // In memory and as SQL; access/matrix.test.ts proves the forms agree.
 
 export function readsAnalytics(viewer: Pick<Viewer, "role">): boolean {
-  return can(viewer.role, "managementAccess");
+  return roleCan(viewer.role, "managementAccess");
 }
 
 export function mayReadAnalyticsRow(viewer: Pick<Viewer, "dealershipId" | "role">, row: { dealershipId: string }): boolean {

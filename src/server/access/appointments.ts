@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
-import { can, rolesThatCan } from "../../shared/permissions";
+import { rolesThatCan } from "../../shared/permissions";
 import type { Viewer } from "../auth/tenancy";
-import { roleAmongSql, type Asker, type Column, type SqlAsker } from "./asker";
+import { roleAmongSql, roleCan, type Asker, type Column, type SqlAsker } from "./asker";
 
 // Who may open an appointment (part 1 §6, decision 020): front desk and management every appointment of their
 // dealership; a sales rep the ones assigned to them or made by them. The one statement of that rule, in memory and as
@@ -21,7 +21,7 @@ export interface AppointmentColumns {
 }
 
 export function seesEveryAppointment(role: Asker["role"] | null | undefined): boolean {
-  return can(role, "seeAllAppointments");
+  return roleCan(role, "seeAllAppointments");
 }
 
 /** Whether the appointment is the user's own: assigned to them or made by them. */

@@ -1,7 +1,8 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { DealershipRole } from "../../shared/constants";
-import { can, rolesThatCan } from "../../shared/permissions";
+import { rolesThatCan } from "../../shared/permissions";
 import type { Viewer } from "../auth/tenancy";
+import { roleCan, type AskerRole } from "./asker";
 
 // Who may open a lead (part 1 §6, decision 010; decision 178): front desk and management every lead of their
 // dealership; a sales rep the unclaimed pool (status "new") and their own clients. A colleague's client is not found.
@@ -23,8 +24,8 @@ export interface LeadOwnership {
 
 type Asker = Pick<Viewer, "userId" | "dealershipId" | "role">;
 
-export function seesEveryLead(role: DealershipRole | null | undefined): boolean {
-  return can(role, "seeAllClaimedLeads");
+export function seesEveryLead(role: AskerRole | null | undefined): boolean {
+  return roleCan(role, "seeAllClaimedLeads");
 }
 
 /** Whether the viewer may open this lead. */
@@ -58,7 +59,7 @@ export function mayOpenLeadSql(viewer: Asker, lead: LeadColumns): SQL {
  * that is SQL NULL (no access) opens nothing.
  */
 export function openLeadSql(
-  asker: { userId: string | AnyColumn | SQL; role: DealershipRole | AnyColumn | SQL },
+  asker: { userId: string | AnyColumn | SQL; role: AskerRole | AnyColumn | SQL },
   lead: Omit<LeadColumns, "dealershipId">,
 ): SQL {
   const ownOrPool = sql`${lead.status} = 'new' or ${lead.claimedBy} = ${asker.userId}`;
@@ -73,6 +74,6 @@ export function openLeadSql(
 // another dealership does not find it (404).
 
 /** Whether this role sees its dealership's recently deleted leads and may restore them. */
-export function mayRestoreLeads(role: DealershipRole | null | undefined): boolean {
-  return can(role, "restoreDeletedLeads");
+export function mayRestoreLeads(role: AskerRole | null | undefined): boolean {
+  return roleCan(role, "restoreDeletedLeads");
 }

@@ -2,7 +2,7 @@ import { eq, sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase } from "../../../tests/helpers/test-app";
 import { DEALERSHIP_ROLES, type DealershipRole } from "../../shared/constants";
-import type { Viewer } from "../auth/tenancy";
+import { systemViewer, type Viewer } from "../auth/tenancy";
 import { rowsOf } from "../db/client";
 import { makeDealership, makeUser } from "../db/factories";
 import { makeAppointment, type AppointmentFixture } from "../db/factories-appointments";
@@ -242,4 +242,52 @@ describe("vehicles, units, notifications and analytics rows: the SQL forms and t
       expect(await idsFrom(testDrives, mayReadAnalyticsRowSql(viewer, testDrives.dealershipId))).toEqual(rows);
     });
   }
+});
+
+describe("the system viewer (a job acting for its dealership, decision 249): every rule's forms agree", () => {
+  const job = systemViewer("", "unattended-leads");
+  const system = () => ({ ...job, dealershipId: ours });
+  const leadOf = (row: TestDriveFixture) => {
+    const lead = made.find((m) => m.lead.id === row.leadId)?.lead;
+    return lead ? { status: lead.status, claimedBy: lead.claimedBy } : null;
+  };
+  const drive = (row: TestDriveFixture) => ({ ...row, lead: leadOf(row) });
+
+  it("sees every lead, appointment, drive (and its client), vehicle, unit and analytics row of its dealership, none of another", async () => {
+    const viewer = system();
+    const leadIds = sorted(made.filter((m) => mayOpenLead(viewer, m.lead)).map((m) => m.lead.id));
+    expect(leadIds).toEqual(sorted(made.filter((m) => m.dealership === "same").map((m) => m.lead.id)));
+    expect(await idsWhere(mayOpenLeadSql(viewer, leads))).toEqual(leadIds);
+    expect(await idsOfAlias((l) => sql`l.dealership_id = ${ours} and ${openLeadSql(viewer, l)}`)).toEqual(leadIds);
+    expect(sorted(made.filter((m) => m.lead.dealershipId === ours && opensLead(viewer, m.lead)).map((m) => m.lead.id))).toEqual(leadIds);
+
+    const appointmentIds = sorted(madeAppointments.filter((m) => mayOpenAppointment(viewer, m.row)).map((m) => m.row.id));
+    expect(appointmentIds).toEqual(sorted(madeAppointments.filter((m) => m.dealership === "same").map((m) => m.row.id)));
+    expect(await idsFrom(appointments, mayOpenAppointmentSql(viewer, appointments))).toEqual(appointmentIds);
+    expect(await idsFrom(appointments, sql`${appointments.dealershipId} = ${ours} and ${openAppointmentSql(viewer, appointments)}`)).toEqual(appointmentIds);
+
+    const driveIds = sorted(madeDrives.filter((m) => mayOpenTestDrive(viewer, drive(m.row))).map((m) => m.row.id));
+    expect(driveIds).toEqual(sorted(madeDrives.filter((m) => m.dealership === "same").map((m) => m.row.id)));
+    expect(await idsFrom(testDrives, mayOpenTestDriveSql(viewer, testDrives))).toEqual(driveIds);
+    expect(sorted(madeDrives.filter((m) => m.dealership === "same" && namesDriveClient(viewer, drive(m.row))).map((m) => m.row.id))).toEqual(driveIds);
+    expect(await idsFrom(testDrives, sql`${testDrives.dealershipId} = ${ours} and ${namesDriveClientSql(viewer, testDrives.leadId)}`)).toEqual(driveIds);
+
+    const inventory = sorted(madeInventory.filter((m) => mayOpenInventory(viewer, m)).map((m) => m.id));
+    expect(inventory).toEqual(sorted(madeInventory.filter((m) => m.dealership === "same").map((m) => m.id)));
+    expect(sorted([...(await idsFrom(vehicles, mayOpenInventorySql(viewer, vehicles))), ...(await idsFrom(testDriveUnits, mayOpenInventorySql(viewer, testDriveUnits)))])).toEqual(inventory);
+
+    const rows = sorted(madeDrives.filter((m) => mayReadAnalyticsRow(viewer, m.row)).map((m) => m.row.id));
+    expect(rows).toEqual(driveIds);
+    expect(await idsFrom(testDrives, mayReadAnalyticsRowSql(viewer, testDrives.dealershipId))).toEqual(rows);
+  });
+
+  it("reads no person's notifications", async () => {
+    const viewer = system();
+    expect(madeNotifications.filter((m) => mayReadNotification(viewer, m))).toEqual([]);
+    expect(await idsFrom(notifications, mayReadNotificationSql(viewer, notifications))).toEqual([]);
+  });
+
+  it("is named, has no user and no account of its own", () => {
+    expect(job).toEqual({ userId: "", dealershipId: "", role: "system", isPlatformAdmin: false, system: "unattended-leads" });
+  });
 });

@@ -1,6 +1,6 @@
 import type { AppointmentStatus } from "../../shared/constants";
 import type { AppointmentInput } from "../../shared/schemas/appointment";
-import { writeInDealership, type Viewer } from "../auth/tenancy";
+import { actorIdOf, type Viewer, writeInDealership } from "../auth/tenancy";
 import type { Db } from "../db/client";
 import { publish } from "../events/outbox";
 import { badRequest } from "../http/errors";
@@ -23,7 +23,7 @@ export function scheduleAppointment(db: Db, access: Viewer, input: AppointmentIn
     await publish(tx, {
       type: "appointment.created",
       dealershipId: access.dealershipId,
-      actorId: access.userId,
+      actorId: actorIdOf(access),
       payload: { appointment: appointmentSnapshot(created) },
     });
     return appointmentWithUser(tx, access, created.id);
@@ -39,7 +39,7 @@ export function changeAppointmentStatus(db: Db, viewer: Viewer, id: string, stat
       await publish(tx, {
         type: "appointment.status_changed",
         dealershipId: viewer.dealershipId,
-        actorId: viewer.userId,
+        actorId: actorIdOf(viewer),
         payload: { appointment: appointmentSnapshot(updated.row), previousStatus: updated.previousStatus },
       });
     }

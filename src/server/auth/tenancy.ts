@@ -19,13 +19,64 @@ import { requireUser, type SessionUser } from "./current-user";
 export interface Viewer {
   userId: string;
   dealershipId: string;
-  role: DealershipRole;
+  role: DealershipRole | "system";
   isPlatformAdmin: boolean;
+  /** The system viewer's job (systemViewer); absent for a person. */
+  system?: SystemActor;
+}
+
+/** A person's viewer: a role in the dealership (what routes hold). */
+export interface PersonViewer extends Viewer {
+  role: DealershipRole;
+  system?: undefined;
 }
 
 /** A dealership-path viewer with the signed-in user's public record. */
-export interface DealershipAccess extends Viewer {
+export interface DealershipAccess extends PersonViewer {
   user: SessionUser;
+}
+
+/**
+ * The jobs and hooks that act in a dealership with no person behind them (decision 249): each acts as its own
+ * system viewer, named, so a query or command that takes a Viewer can be called by a job and its actor is known.
+ */
+export const SYSTEM_ACTORS = [
+  "unattended-leads",
+  "task-reminders",
+  "follow-ups",
+  "purge",
+  "distribution",
+  "intake",
+  "webhook-delivery",
+  "mail-delivery",
+] as const;
+export type SystemActor = (typeof SYSTEM_ACTORS)[number];
+
+/** A job's viewer: role "system", no user (userId "" never equals a user's id; its events' actor is null). */
+export interface SystemViewer extends Viewer {
+  userId: "";
+  role: "system";
+  isPlatformAdmin: false;
+  system: SystemActor;
+}
+
+/**
+ * The system viewer of `actor` in one dealership. The access rules (src/server/access) let it see every record of
+ * that dealership, as management does, and none of another; it holds no person's notifications. Its writes hold the
+ * dealership (holdDealership) without an account.
+ */
+export function systemViewer(dealershipId: string, actor: SystemActor): SystemViewer {
+  return { userId: "", dealershipId, role: "system", isPlatformAdmin: false, system: actor };
+}
+
+/** Who acts, for an event's actorId and created_by columns: the person, or null for a job. */
+export function actorIdOf(viewer: Pick<Viewer, "userId" | "system">): string | null {
+  return viewer.system ? null : viewer.userId;
+}
+
+/** What a log line names as the actor: the user's id, or `system:<job>`. */
+export function actorLabel(viewer: Pick<Viewer, "userId" | "system">): string {
+  return viewer.system ? `system:${viewer.system}` : viewer.userId;
 }
 
 /**
@@ -74,11 +125,19 @@ const NO_ACCESS = "You do not have access to this dealership";
  * invitations (this hold, exclusive) and an account's deletion lock the dealership's row first too, so nobody holds a
  * record while waiting for the dealership. The claim folds the same locks into its one statement (leads/queries.ts).
  */
-export async function holdDealership(tx: Tx, viewer: Pick<Viewer, "userId" | "dealershipId">, { exclusive = false }: HoldOptions = {}): Promise<void> {
-  const held = await tx.execute(sql`
+export async function holdDealership(
+  tx: Tx,
+  viewer: Pick<Viewer, "userId" | "dealershipId" | "system">,
+  { exclusive = false }: HoldOptions = {},
+): Promise<void> {
+  const mode = exclusive ? sql`no key update` : sql`share`;
+  // A job acts with no account (systemViewer, decision 249): only the dealership is held.
+  const held = viewer.system
+    ? await tx.execute(sql`select d.id from ${dealerships} d where d.id = ${viewer.dealershipId} and d.active for ${mode} of d`)
+    : await tx.execute(sql`
     select d.id from ${dealerships} d join ${users} u on u.id = ${viewer.userId}
     where d.id = ${viewer.dealershipId} and d.active
-    for ${exclusive ? sql`no key update` : sql`share`} of d for key share of u`);
+    for ${mode} of d for key share of u`);
   if (rowsOf(held).length === 0) throw forbidden(NO_ACCESS);
 }
 
@@ -96,7 +155,7 @@ export interface HoldOptions {
 /** A write of one dealership's records: one transaction that first holds the dealership in service (holdDealership). */
 export function writeInDealership<T>(
   db: Db,
-  viewer: Pick<Viewer, "userId" | "dealershipId">,
+  viewer: Pick<Viewer, "userId" | "dealershipId" | "system">,
   write: (tx: Tx) => Promise<T>,
   options: HoldOptions = {},
 ): Promise<T> {
@@ -132,10 +191,10 @@ export function dealershipFirst(capability?: Capability, message?: string): (req
 }
 
 /** The viewer for an object found through `roleSql` in an area query. */
-export function viewerOf(userId: string, dealershipId: string, role: DealershipRole, isPlatformAdmin = false): Viewer {
+export function viewerOf(userId: string, dealershipId: string, role: DealershipRole, isPlatformAdmin = false): PersonViewer {
   return { userId, dealershipId, role, isPlatformAdmin };
 }
 
-export function requireCapability(access: Viewer, capability: Capability, message?: string): void {
+export function requireCapability(access: Pick<PersonViewer, "role">, capability: Capability, message?: string): void {
   if (!can(access.role, capability)) throw forbidden(message ?? "You do not have permission to do this");
 }

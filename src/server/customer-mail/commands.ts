@@ -1,6 +1,6 @@
 import type { EmailTemplateInput, SendEmailInput } from "../../shared/schemas/customer-email";
 import type { EmailTemplate, LeadEmail } from "../../shared/schemas/responses/customer-email";
-import { writeInDealership, type Viewer } from "../auth/tenancy";
+import { actorIdOf, type Viewer, writeInDealership } from "../auth/tenancy";
 import type { Db } from "../db/client";
 import { publish } from "../events/outbox";
 import { badRequest, notFound } from "../http/errors";
@@ -23,12 +23,12 @@ export function sendCustomerEmail(db: Db, viewer: Viewer, leadId: string, input:
     const lead = await lockedLead(tx, viewer, leadId);
     if (!lead.email?.trim()) throw badRequest(`email: ${NO_CUSTOMER_EMAIL}`, { email: NO_CUSTOMER_EMAIL });
     const { row, email } = await writeOutgoingEmail(setup, tx, viewer, { id: lead.id, email: lead.email }, input);
-    await publish(tx, { type: "email.sent", dealershipId: viewer.dealershipId, actorId: viewer.userId, payload: { lead, email: emailSnapshot(row) } });
+    await publish(tx, { type: "email.sent", dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer), payload: { lead, email: emailSnapshot(row) } });
     return email;
   });
 }
 
-const by = (viewer: Viewer) => ({ dealershipId: viewer.dealershipId, actorId: viewer.userId });
+const by = (viewer: Viewer) => ({ dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer) });
 
 /** Adds a template to the viewer's dealership (email_template.created). */
 export function addEmailTemplate(db: Db, viewer: Viewer, input: EmailTemplateInput): Promise<EmailTemplate> {

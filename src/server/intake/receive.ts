@@ -7,7 +7,7 @@ import { intakeCredentials, intakeDocuments } from "../db/schema/intake";
 import { handOutArrivals } from "../distribution/hand-out";
 import { publish } from "../events/outbox";
 import { createLead, leadSnapshot } from "../leads/queries";
-import { viewerOf } from "../auth/tenancy";
+import { systemViewer } from "../auth/tenancy";
 import { recordVehiclesOfInterest } from "./vehicles-of-interest";
 import { AdfError, parseAdfDocument } from "./adf";
 import type { CredentialRow } from "./credentials";
@@ -115,8 +115,8 @@ async function publishCreated(tx: Tx, credential: CredentialRow, documentId: str
 export async function receiveAdf(db: Db, credential: CredentialRow, xml: string, channel: Channel): Promise<ReceiveOutcome> {
   try {
     const prospects = parseAdfDocument(xml);
-    // The intake acts for the dealership, not for a person: the events' actor is the system (null).
-    const viewer = viewerOf("", credential.dealershipId, "management");
+    // The intake acts for the dealership, not for a person: the system viewer (its events' actor is null).
+    const viewer = systemViewer(credential.dealershipId, "intake");
     const outcome = await db.transaction(async (tx) => {
       await holdCredential(tx, credential);
       const created: LeadSnapshot[] = [];

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { createLeadSchema, Lead } from "../../shared/schemas/lead";
-import { writeInDealership, type Viewer } from "../auth/tenancy";
+import { actorIdOf, type Viewer, writeInDealership } from "../auth/tenancy";
 import type { Db } from "../db/client";
 import { publish } from "../events/outbox";
 import { badRequest } from "../http/errors";
@@ -43,7 +43,7 @@ export function createLeadWithAssignee(
       { firstName: input.firstName, lastName: input.lastName, email: input.email || null, phone: input.phone || null, description: input.description || null, source: input.source },
       claimer,
     );
-    const event = { dealershipId: access.dealershipId, actorId: access.userId };
+    const event = { dealershipId: access.dealershipId, actorId: actorIdOf(access) };
     await publish(tx, { ...event, type: "lead.created", payload: { lead: leadSnapshot(row) } });
     if (claimer && claimer !== access.userId) {
       await publish(tx, { ...event, type: "lead.assigned", payload: { lead: leadSnapshot(row), claimedBy: { id: claimer, name: claimerName ?? "" } } });
@@ -85,7 +85,7 @@ export function removeLead(db: Db, viewer: Viewer, leadId: string): Promise<Lead
   return writeInDealership(db, viewer, async (tx) => {
     const row = await deleteLead(tx, viewer, leadId);
     if (row) {
-      await publish(tx, { type: "lead.deleted", dealershipId: viewer.dealershipId, actorId: viewer.userId, payload: { lead: leadSnapshot(row) } });
+      await publish(tx, { type: "lead.deleted", dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer), payload: { lead: leadSnapshot(row) } });
     }
     return row;
   });

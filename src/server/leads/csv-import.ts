@@ -8,7 +8,7 @@ import { createLeadSchema } from "../../shared/schemas/lead";
 import { linkImportedDuplicates } from "./duplicates";
 import type { ImportLeadField, ImportPreview } from "../../shared/schemas/responses/intake";
 import { IMPORT_LEADS_LISTED } from "../../shared/events";
-import type { Viewer } from "../auth/tenancy";
+import { actorIdOf, type Viewer } from "../auth/tenancy";
 import type { Tx } from "../db/client";
 import { handOutArrivals } from "../distribution/hand-out";
 import { publish } from "../events/outbox";
@@ -231,7 +231,7 @@ export async function insertImportedLeads(tx: Tx, viewer: Pick<Viewer, "dealersh
   await publish(tx, {
     type: "leads.imported",
     dealershipId,
-    actorId: viewer.userId,
+    actorId: actorIdOf(viewer),
     payload: {
       importId,
       file: "csv",
@@ -249,7 +249,7 @@ export async function insertImportedLeads(tx: Tx, viewer: Pick<Viewer, "dealersh
     },
   });
   // Each lead's timeline starts with the import (issue 26); the event lists only the first few.
-  await recordImportedLeads(tx, { dealershipId, actorId: viewer.userId, importId }, ids);
+  await recordImportedLeads(tx, { dealershipId, actorId: actorIdOf(viewer), importId }, ids);
   // Imported leads arrive like any other: to the reps on the floor when the dealership distributes at arrival.
   await handOutArrivals(tx, dealershipId, ids);
   return ids.length;

@@ -1,5 +1,5 @@
 import type { DomainEvent, LeadChanges } from "../../shared/events";
-import type { Viewer } from "../auth/tenancy";
+import { actorIdOf, type Viewer } from "../auth/tenancy";
 import { leadSnapshot, type LeadBefore, type LeadRow } from "./queries";
 
 // The one event of a lead edit (PATCH /api/leads/{id} and /status; decision 184). Every edit that changed something
@@ -23,7 +23,7 @@ export function leadChangesOf(previous: LeadBefore, row: LeadRow): LeadChanges {
 export function leadEditEvent(viewer: Viewer, edit: { row: LeadRow; previous: LeadBefore }): DomainEvent | null {
   const { row, previous } = edit;
   const changes = leadChangesOf(previous, row);
-  const base = { dealershipId: viewer.dealershipId, actorId: viewer.userId };
+  const base = { dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer) };
   const lead = leadSnapshot(row);
   if (changes.status) {
     const unclaimed = row.status === "new" && previous.claimedBy !== null;

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { LEAD_STATUSES, type LeadStatus } from "../../shared/constants";
 import { LEAD_DESCRIPTION_MAX } from "../../shared/schemas/lead";
 import type { MergeChoices, MergeResult } from "../../shared/schemas/lead-duplicates";
-import { roleSql, type Viewer } from "../auth/tenancy";
+import { actorIdOf, roleSql, type Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
 import { appointments } from "../db/schema/appointments";
 import { leadMerges } from "../db/schema/lead-duplicates";
@@ -223,7 +223,7 @@ export async function mergeLeads(tx: Tx, viewer: Viewer, keptId: string, mergedI
     mergedBy: viewer.userId,
   });
 
-  const event = { dealershipId: viewer.dealershipId, actorId: viewer.userId };
+  const event = { dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer) };
   await publish(tx, {
     ...event,
     type: "lead.merged",

@@ -6,7 +6,7 @@ import type { LeadSource } from "../../shared/lead-source";
 import { phoneSearchDigits } from "../../shared/phone";
 import { percentChange, type DealershipMetrics, type Lead } from "../../shared/schemas/lead";
 import { mayOpenLeadSql, openLeadSql, seesEveryLead } from "../access/leads";
-import { viewerOf, roleSql, type Viewer } from "../auth/tenancy";
+import { viewerOf, roleSql, type PersonViewer, type Viewer } from "../auth/tenancy";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { fixedStatement, runStatement, type FixedStatement } from "../db/prepared";
 import { appointments } from "../db/schema/appointments";
@@ -74,7 +74,7 @@ export function leadSnapshot(row: LeadRow): LeadSnapshot {
  * A lead the user may see, with the viewer it was seen as (GET/PATCH/DELETE /api/leads/{id}, and every route that
  * takes a lead id): undefined for a missing lead, another dealership's, or another rep's client for a sales user.
  */
-export async function findVisibleLead(db: Executor, userId: string, leadId: string): Promise<{ lead: Lead; viewer: Viewer } | undefined> {
+export async function findVisibleLead(db: Executor, userId: string, leadId: string): Promise<{ lead: Lead; viewer: PersonViewer } | undefined> {
   const role = roleSql(userId, leads.dealershipId);
   const [row] = await db
     .select({ lead: leads, claimedByName, role: sql<DealershipRole>`${role}` })

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { DealershipRole } from "../../shared/constants";
 import type { DeletedLead, RestoreResult } from "../../shared/schemas/deleted-leads";
-import { roleSql, viewerOf, type Viewer } from "../auth/tenancy";
+import { actorIdOf, roleSql, type Viewer, viewerOf } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
 import { deletedLeads } from "../db/schema/deleted-leads";
 import { leads } from "../db/schema/leads";
@@ -77,7 +77,7 @@ export async function restoreLead(tx: Tx, viewer: Viewer, leadId: string): Promi
   await publish(tx, {
     type: "lead.restored",
     dealershipId: viewer.dealershipId,
-    actorId: viewer.userId,
+    actorId: actorIdOf(viewer),
     payload: {
       lead: leadSnapshot(row),
       deletedAt: outcome.deletedAt.toISOString(),

@@ -1,5 +1,5 @@
 import type { DistributionSettings, DistributionUpdate, RepAvailability } from "../../shared/schemas/distribution";
-import { writeInDealership, type Viewer } from "../auth/tenancy";
+import { actorIdOf, type Viewer, writeInDealership } from "../auth/tenancy";
 import type { Db } from "../db/client";
 import { repsAvailability, saveDistribution, setOnFloor } from "../distribution/settings";
 import { publish } from "../events/outbox";
@@ -17,7 +17,7 @@ export function changeLostReasons(db: Db, viewer: Viewer, reasons: string[]): Pr
   return writeInDealership(db, viewer, async (tx) => {
     const { before, after } = await saveLostReasons(tx, viewer.dealershipId, viewer.userId, reasons);
     if (JSON.stringify(before) !== JSON.stringify(after)) {
-      await publish(tx, { type: "lost_reasons.updated", dealershipId: viewer.dealershipId, actorId: viewer.userId, payload: { reasons: after, previous: before } });
+      await publish(tx, { type: "lost_reasons.updated", dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer), payload: { reasons: after, previous: before } });
     }
     return after;
   });
@@ -28,7 +28,7 @@ export function changeDistribution(db: Db, viewer: Viewer, change: DistributionU
   return writeInDealership(db, viewer, async (tx) => {
     const { before, after } = await saveDistribution(tx, viewer.dealershipId, viewer.userId, change);
     if (before.mode !== after.mode || before.autoAssignAfterMinutes !== after.autoAssignAfterMinutes) {
-      await publish(tx, { type: "lead_distribution.updated", dealershipId: viewer.dealershipId, actorId: viewer.userId, payload: { settings: after, previous: before } });
+      await publish(tx, { type: "lead_distribution.updated", dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer), payload: { settings: after, previous: before } });
     }
     return after;
   });
@@ -41,7 +41,7 @@ export function changeRepOnFloor(db: Db, viewer: Viewer, onFloor: boolean): Prom
     const [me] = await repsAvailability(tx, viewer.dealershipId, viewer.userId);
     if (!me) throw forbidden(FLOOR_FORBIDDEN);
     if (changed) {
-      await publish(tx, { type: "rep.availability_changed", dealershipId: viewer.dealershipId, actorId: viewer.userId, payload: { rep: { id: me.userId, name: me.name }, onFloor } });
+      await publish(tx, { type: "rep.availability_changed", dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer), payload: { rep: { id: me.userId, name: me.name }, onFloor } });
     }
     return me;
   });

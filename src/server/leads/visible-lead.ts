@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Lead } from "../../shared/schemas/lead";
 import { requireUser } from "../auth/current-user";
-import type { Viewer } from "../auth/tenancy";
+import type { PersonViewer, Viewer } from "../auth/tenancy";
 import type { Tx } from "../db/client";
 import { leads } from "../db/schema/leads";
 import { notFound } from "../http/errors";
@@ -15,7 +15,7 @@ import { findVisibleLead, leadSnapshot, lockVisibleLead } from "./queries";
 export const LEAD_NOT_FOUND = "Lead not found";
 
 /** A lead the caller may see and the viewer it is seen as, or 404 (another dealership, missing, another rep's client). */
-export async function visibleLead(request: FastifyRequest, id: string): Promise<{ lead: Lead; viewer: Viewer }> {
+export async function visibleLead(request: FastifyRequest, id: string): Promise<{ lead: Lead; viewer: PersonViewer }> {
   const user = await requireUser(request);
   const found = await findVisibleLead(request.server.db, user.id, id);
   if (!found) throw notFound(LEAD_NOT_FOUND);

@@ -2,7 +2,7 @@ import type { DomainEvent } from "../../shared/events";
 import type { FollowUpRules, FollowUpRulesUpdate } from "../../shared/schemas/follow-up-rules";
 import type { Task } from "../../shared/schemas/responses/tasks";
 import type { TaskType } from "../../shared/schemas/task";
-import { writeInDealership, type Viewer } from "../auth/tenancy";
+import { actorIdOf, type Viewer, writeInDealership } from "../auth/tenancy";
 import type { Db } from "../db/client";
 import { publish } from "../events/outbox";
 import { badRequest, conflict, notFound } from "../http/errors";
@@ -33,7 +33,7 @@ export function createTask(
     if (!(await lockVisibleLead(tx, viewer, leadId))) throw notFound("Lead not found");
     if (!(await mayBeAssigned(tx, viewer.dealershipId, leadId, input.assigneeId))) throw notAssignable();
     const task = await insertTask(tx, viewer, { leadId, ...input });
-    await publish(tx, { type: "task.created", dealershipId: viewer.dealershipId, actorId: viewer.userId, payload: { task: taskSnapshot(task) } });
+    await publish(tx, { type: "task.created", dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer), payload: { task: taskSnapshot(task) } });
     return task;
   });
 }
@@ -67,7 +67,7 @@ export function changeTask(db: Db, viewer: Viewer, taskId: string, change: TaskC
 /** The one event of a change (decision 196): closing wins, then a new assignee, then a new due time, then the note. */
 function eventOf(viewer: Viewer, before: TaskRow, after: TaskRow, what: { status?: "done" | "cancelled"; movesDue: boolean; reassigns: boolean }): DomainEvent {
   const task = taskSnapshot(after);
-  const base = { dealershipId: viewer.dealershipId, actorId: viewer.userId };
+  const base = { dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer) };
   if (what.status === "done") return { ...base, type: "task.completed", payload: { task } };
   if (what.status === "cancelled") return { ...base, type: "task.cancelled", payload: { task } };
   const previousDueAt = new Date(before.due_at).toISOString();
@@ -81,7 +81,7 @@ export function changeFollowUpRules(db: Db, viewer: Viewer, change: FollowUpRule
   return writeInDealership(db, viewer, async (tx) => {
     const { before, after } = await saveFollowUpRules(tx, viewer.dealershipId, viewer.userId, change);
     if (JSON.stringify(before) !== JSON.stringify(after)) {
-      await publish(tx, { type: "follow_up_rules.updated", dealershipId: viewer.dealershipId, actorId: viewer.userId, payload: { rules: after, previous: before } });
+      await publish(tx, { type: "follow_up_rules.updated", dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer), payload: { rules: after, previous: before } });
     }
     return after;
   });

@@ -5,6 +5,7 @@ import { addDays, localToday } from "../../shared/dealership-clock";
 import type { TaskSnapshot } from "../../shared/events";
 import type { Task } from "../../shared/schemas/responses/tasks";
 import type { TaskDueFilter, TaskStatus, TaskType } from "../../shared/schemas/task";
+import type { AskerRole } from "../access/asker";
 import { openLeadSql, SEE_EVERY_LEAD, seesEveryLead } from "../access/leads";
 import { roleSql, viewerOf, type Viewer } from "../auth/tenancy";
 import { rowsOf, type Db, type Tx } from "../db/client";
@@ -77,7 +78,7 @@ export function taskSnapshot(row: TaskRow): TaskSnapshot {
  * Whether the asker sees the task (t, with its lead l): its dealership's front desk and management, or its assignee
  * while they may open its lead. `asker` may be SQL (a role found in the query).
  */
-export function seesTaskSql(asker: { userId: string; role: DealershipRole | SQL }): SQL {
+export function seesTaskSql(asker: { userId: string; role: AskerRole | SQL }): SQL {
   const lead = { status: sql`l.status`, claimedBy: sql`l.claimed_by` };
   if (typeof asker.role === "string" && seesEveryLead(asker.role)) return sql`true`;
   const everyLead = typeof asker.role === "string" ? sql`false` : sql`${asker.role} in (${sql.join(SEE_EVERY_LEAD.map((r) => sql`${r}`), sql`, `)})`;

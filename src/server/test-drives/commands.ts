@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { can } from "../../shared/permissions";
+import { roleCan } from "../access/asker";
 import { TEST_DRIVE_ERRORS, type createTestDriveSchema, type TestDrive, type TestDriveStatus } from "../../shared/schemas/test-drive";
 import { writeInDealership, type Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
@@ -117,7 +117,7 @@ return writeInDealership(db, access, async (tx) => {
         tx,
         access,
         { firstName: client.firstName, lastName: client.lastName, email: client.email, phone: client.phone, description: null },
-        can(access.role, "assignLeads") ? null : access.userId,
+        roleCan(access.role, "assignLeads") ? null : access.userId,
       );
       await publish(tx, { ...event, type: "lead.created", payload: { lead: leadSnapshot(lead) } });
       client.leadId = lead.id;

@@ -5,7 +5,7 @@ import type { DealershipRole } from "../../shared/constants";
 import type { TestDriveChanges, TestDriveSnapshot } from "../../shared/events";
 import type { TestDrive, TestDriveStatus, TestDriveVehicleType } from "../../shared/schemas/test-drive";
 import { mayOpenTestDriveSql, namesClientOfDriveSql, openTestDriveSql } from "../access/test-drives";
-import { roleSql, viewerOf, type Viewer } from "../auth/tenancy";
+import { roleSql, viewerOf, type PersonViewer, type Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
 import { testDriveUnits, testDrives, vehicles } from "../db/schema/test-drives";
 import { users } from "../db/schema/users";
@@ -122,7 +122,7 @@ export async function findVisibleTestDrive(
   userId: string,
   id: string,
   lock = false,
-): Promise<{ row: TestDriveRow; viewer: Viewer } | undefined> {
+): Promise<{ row: TestDriveRow; viewer: PersonViewer } | undefined> {
   const role = roleSql(userId, DRIVE.dealershipId);
   const query = db
     .select({ drive: testDrives, role: sql<DealershipRole>`${role}` })

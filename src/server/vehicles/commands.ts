@@ -1,5 +1,5 @@
 import type { UnitSnapshot, VehicleSnapshot } from "../../shared/events";
-import { writeInDealership, type Viewer } from "../auth/tenancy";
+import { actorIdOf, type Viewer, writeInDealership } from "../auth/tenancy";
 import type { Db } from "../db/client";
 import { publish } from "../events/outbox";
 import { linkLeadsWaitingFor } from "../intake/vehicles-of-interest";
@@ -17,7 +17,7 @@ export function unitSnapshot(row: UnitRow): UnitSnapshot {
   return { id: row.id, stockNumber: row.stockNumber, year: row.year, make: row.make, model: row.model };
 }
 
-const by = (viewer: Viewer) => ({ dealershipId: viewer.dealershipId, actorId: viewer.userId });
+const by = (viewer: Viewer) => ({ dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer) });
 
 /** Adds a vehicle (vehicle.added), or undefined when its stock number is taken. */
 export function addVehicleToInventory(db: Db, viewer: Viewer, values: NewVehicle): Promise<VehicleRow | undefined> {

@@ -3,7 +3,7 @@ import { VEHICLES_PAGE_MAX, type TestDriveUnit, type Vehicle, type VehicleCondit
 import type { DealershipRole } from "../../shared/constants";
 import { mayOpenInventorySql } from "../access/inventory";
 import { namesClientOfDriveSql } from "../access/test-drives";
-import { roleSql, viewerOf, type Viewer } from "../auth/tenancy";
+import { roleSql, viewerOf, type PersonViewer, type Viewer } from "../auth/tenancy";
 import type { Db, Tx } from "../db/client";
 import { testDriveUnits, vehicles } from "../db/schema/test-drives";
 import { vehiclesOfInterest } from "../db/schema/vehicles-of-interest";
@@ -280,7 +280,7 @@ export async function removeUnit(db: Executor, viewer: Viewer, id: string): Prom
  * The viewer of a vehicle or unit path (/api/vehicles/{id}, /api/test-drive-units/{id}): the user's role in the
  * dealership that holds it, found in the same query, so one of a dealership the user cannot reach is not found.
  */
-export async function inventoryViewer(db: Executor, userId: string, kind: "vehicle" | "tdu", id: string): Promise<Viewer | undefined> {
+export async function inventoryViewer(db: Executor, userId: string, kind: "vehicle" | "tdu", id: string): Promise<PersonViewer | undefined> {
   const table = kind === "vehicle" ? vehicles : testDriveUnits;
   // Qualified: in roleSql's subquery an unqualified "dealership_id" would be the membership's own column.
   const role = roleSql(userId, sql.raw(kind === "vehicle" ? `"vehicles"."dealership_id"` : `"test_drive_units"."dealership_id"`));

@@ -14,7 +14,7 @@ import { responses as interestResponses } from "../../shared/schemas/vehicle-of-
 import { dealershipTimezone } from "../dealerships/timezone";
 import { visibleLead } from "../leads/visible-lead";
 import { requireUser } from "../auth/current-user";
-import { dealershipFirst, requireCapability, requireDealershipAccess, type Viewer } from "../auth/tenancy";
+import { dealershipFirst, requireCapability, requireDealershipAccess, type PersonViewer } from "../auth/tenancy";
 import { answers, checkedFirst, dealershipPath, pathOf, type ZodTypeProvider } from "../http/contract";
 import { conflict, HttpError, notFound } from "../http/errors";
 import { cursorQuery } from "../http/page-cursor";
@@ -52,7 +52,7 @@ function cursorOf(value: string | undefined): string | undefined {
   return cursorQuery(value, 1, stockCursorOf);
 }
 
-async function inventoryAccess(request: FastifyRequest, kind: "vehicle" | "tdu", id: string): Promise<Viewer> {
+async function inventoryAccess(request: FastifyRequest, kind: "vehicle" | "tdu", id: string): Promise<PersonViewer> {
   const user = await requireUser(request);
   const viewer = await inventoryViewer(request.server.db, user.id, kind, id);
   if (!viewer) throw notFound(kind === "vehicle" ? TEST_DRIVE_ERRORS.vehicleNotFound : TEST_DRIVE_ERRORS.unitNotFound);
