@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { CallInput, Note, NoteInput } from "../../shared/activity";
-import { can } from "../../shared/permissions";
 import type { Call } from "../../shared/schemas/responses/activity";
-import { writeInDealership, type Viewer } from "../auth/tenancy";
+import { roleCan } from "../access/asker";
+import { actorIdOf, writeInDealership, type Viewer } from "../auth/tenancy";
 import type { Db } from "../db/client";
 import { leadCalls, leadNotes } from "../db/schema/activity";
 import { dealershipUsers } from "../db/schema/dealerships";
@@ -23,7 +23,7 @@ const NOT_A_MEMBER = "must name members of this dealership";
 export const EDIT_FORBIDDEN = "Only the note's author can edit it";
 export const DELETE_FORBIDDEN = "Only the note's author or management can delete it";
 
-const by = (viewer: Viewer) => ({ dealershipId: viewer.dealershipId, actorId: viewer.userId });
+const by = (viewer: Viewer) => ({ dealershipId: viewer.dealershipId, actorId: actorIdOf(viewer) });
 
 /** Adds a note to a lead (note.added); 400 when it mentions anyone who is not an active member of the dealership. */
 export function addNote(db: Db, viewer: Viewer, leadId: string, input: NoteInput): Promise<Note> {
@@ -70,7 +70,7 @@ export function editNote(db: Db, viewer: Viewer, noteId: string, body: string): 
 
 /** Deletes a note (note.deleted, with its text): its author or management; 404 when it is gone, 403 for others. */
 export function deleteNote(db: Db, viewer: Viewer, noteId: string): Promise<void> {
-  const management = can(viewer.role, "managementAccess");
+  const management = roleCan(viewer.role, "managementAccess");
   return writeInDealership(db, viewer, async (tx) => {
     const before = await lockNote(tx, viewer, noteId);
     const lead = await lockedLead(tx, viewer, before.leadId);
