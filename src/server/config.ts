@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
-import { loadIntakeConfig, type IntakeConfig } from "./intake/intake-config";
+import { loadIntakeConfig, type IntakeConfig } from "./intake-config";
 
 const flag = z
   .enum(["0", "1", "true", "false", ""])

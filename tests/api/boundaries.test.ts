@@ -45,7 +45,8 @@ describe("import boundaries of src/server", () => {
       const areas = component.filter(isArea);
       if (areas.length) expect(component.filter((f) => INFRASTRUCTURE.includes(f) || f === "access"), component.join(" ")).toEqual([]);
     }
-    // 13 of 33 folders on 2026-11-28 (all 21 before issue 25; customer-mail joined as it came): may shrink, not grow.
-    expect(Math.max(0, ...components.map((c) => c.length))).toBeLessThanOrEqual(13);
+    // 12 of 36 folders and root modules on 2026-11-28 (all 21 before issue 25; customer-mail joined as it came, intake
+    // left when its settings moved to src/server/intake-config.ts): may shrink, not grow.
+    expect(Math.max(0, ...components.map((c) => c.length))).toBeLessThanOrEqual(12);
   });
 });

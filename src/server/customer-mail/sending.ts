@@ -10,7 +10,7 @@ import { leadEmails } from "../db/schema/customer-mail";
 import { dealerships } from "../db/schema/dealerships";
 import { users } from "../db/schema/users";
 import { publish } from "../events/outbox";
-import { replyDomain } from "../intake/intake-config";
+import { replyDomain } from "../intake-config";
 import { leadRowById } from "../leads/lead-rows";
 import { leadSnapshot } from "../leads/queries";
 import { addressOf } from "../mail/delivery";

@@ -16,7 +16,7 @@ import {
   toIntakeCredential,
   type CredentialRow,
 } from "./credentials";
-import { intakeDomain, replyDomain } from "./intake-config";
+import { intakeDomain, replyDomain } from "../intake-config";
 import { keepRefusedDocument, receiveAdf, recentDocuments } from "./receive";
 import { startIntakeSmtp } from "./smtp";
 
