@@ -33,3 +33,16 @@ export async function lockLeadInService(tx: Tx, leadId: string): Promise<LeadRow
 export function existingLeadIdSql(leadId: string): SQL<string | null> {
   return sql<string | null>`(select ${leads.id} from ${leads} where ${leads.id} = ${leadId} for key share)`;
 }
+
+/**
+ * A member leaves the dealership (team's removal, in its transaction): every lead they hold there goes back to New
+ * Leads, unclaimed. Answers how many.
+ */
+export async function returnLeadsOfLeavingMember(tx: Tx, dealershipId: string, userId: string): Promise<number> {
+  const returned = await tx
+    .update(leads)
+    .set({ status: "new", claimedBy: null, claimedAt: null })
+    .where(and(eq(leads.dealershipId, dealershipId), eq(leads.claimedBy, userId)))
+    .returning({ id: leads.id });
+  return returned.length;
+}

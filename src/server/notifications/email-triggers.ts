@@ -197,3 +197,10 @@ export async function queueToEach(executor: Db | Tx, mailer: Mailer, recipients:
     );
   }
 }
+
+/** A member leaves the dealership (team's removal, in its transaction): their e-mail subscriptions there end. */
+export async function endEmailSubscriptionsOf(tx: Tx, dealershipId: string, userId: string): Promise<void> {
+  await tx
+    .delete(emailNotificationSubscriptions)
+    .where(and(eq(emailNotificationSubscriptions.dealershipId, dealershipId), eq(emailNotificationSubscriptions.userId, userId)));
+}

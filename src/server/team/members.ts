@@ -4,8 +4,8 @@ import type { DealershipRole } from "../../shared/constants";
 import type { DealershipMember } from "../../shared/schemas/team";
 import type { Db, Tx } from "../db/client";
 import { dealershipUsers } from "../db/schema/dealerships";
-import { leads } from "../db/schema/leads";
-import { emailNotificationSubscriptions } from "../db/schema/notifications";
+import { returnLeadsOfLeavingMember } from "../leads/lead-rows";
+import { endEmailSubscriptionsOf } from "../notifications/email-triggers";
 import { users } from "../db/schema/users";
 import { notFound } from "../http/errors";
 import { fullName } from "../../shared/format";
@@ -100,16 +100,11 @@ export async function endMembership(tx: Tx, dealershipId: string, userId: string
     .where(and(eq(dealershipUsers.dealershipId, dealershipId), eq(dealershipUsers.userId, userId), eq(dealershipUsers.active, true)))
     .returning({ userId: dealershipUsers.userId });
   if (ended.length === 0) return null;
-  const returned = await tx
-    .update(leads)
-    .set({ status: "new", claimedBy: null, claimedAt: null })
-    .where(and(eq(leads.dealershipId, dealershipId), eq(leads.claimedBy, userId)))
-    .returning({ id: leads.id });
-  await tx
-    .delete(emailNotificationSubscriptions)
-    .where(and(eq(emailNotificationSubscriptions.dealershipId, dealershipId), eq(emailNotificationSubscriptions.userId, userId)));
+  // The leads and the subscriptions are their areas' tables: each area does its part in this transaction.
+  const returned = await returnLeadsOfLeavingMember(tx, dealershipId, userId);
+  await endEmailSubscriptionsOf(tx, dealershipId, userId);
   // Their open sessions end with the membership (decision 052): a phone left signed in on the lot, or an open
   // real-time socket, does not keep showing this dealership's customers.
   await endSessionsOfUser(tx, userId);
-  return returned.length;
+  return returned;
 }
