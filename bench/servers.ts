@@ -116,7 +116,9 @@ function appEntry(appDir: string): string[] {
     execFileSync("npm", ["run", "--silent", "build:server"], { cwd: appDir, stdio: "inherit" });
     built.add(appDir);
   }
-  return ["--enable-source-maps", "dist/server/main.mjs"];
+  // Node's flags as `npm start` gives them (decision 254's young generation among them), read from its script.
+  const flags = /node ((?:--\S+ )*)dist\/server\/main\.mjs/.exec(scripts.start ?? "")?.[1]?.trim().split(" ") ?? ["--enable-source-maps"];
+  return [...flags, "dist/server/main.mjs"];
 }
 
 /**
