@@ -52,6 +52,12 @@ const leadsUrl = (query = "") => `/api/dealerships/${dealershipId}/leads${query}
 const leadCount = async () => (await t.db.select({ n: count() }).from(leads))[0]?.n ?? 0;
 const ids = (body: Array<{ id: string }>) => body.map((l) => l.id);
 
+
+/** The dealership's Unattended Leads Reminder trigger, made with the dealership. */
+async function unattendedLeadsTrigger(dealershipId: string) {
+  const rows = await t.db.select().from(emailNotificationTriggers).where(eq(emailNotificationTriggers.dealershipId, dealershipId));
+  return rows.find((r) => r.name === "unattended_leads_reminder");
+}
 describe("creating a lead", () => {
   it("claims a lead created by a sales user for them at once", async () => {
     const response = await as.sales.post(leadsUrl(), { firstName: " Dana ", lastName: "Doe", email: "Dana@Example.com", phone: "4165550123" });
@@ -278,11 +284,7 @@ describe("Send Reminder", () => {
     const rep = await makeUser(t.db, { memberships: [{ dealershipId: d.id, role: "sales" }] });
     const boss = await makeUser(t.db, { memberships: [{ dealershipId: d.id, role: "management" }] });
     const desk = await makeUser(t.db, { memberships: [{ dealershipId: d.id, role: "frontDesk" }] });
-    const [trigger] = await t.db
-      .select()
-      .from(emailNotificationTriggers)
-      .where(eq(emailNotificationTriggers.dealershipId, d.id))
-      .then((rows) => rows.filter((r) => r.name === "unattended_leads_reminder"));
+    const trigger = await unattendedLeadsTrigger(d.id);
     for (const u of [rep, boss, desk]) await setSubscription(t.db, d.id, { userId: u.id, triggerId: trigger!.id, isSubscribed: true });
     await makeLead(t.db, { dealershipId: d.id });
     await (await signIn(t.app, desk)).post(`/api/dealerships/${d.id}/leads/remind-unattended`);
@@ -310,11 +312,7 @@ describe("Send Reminder", () => {
     await t.db.update(dealershipUsers).set({ active: false }).where(eq(dealershipUsers.userId, gone.id));
     const boss = await makeUser(t.db, { memberships: [{ dealershipId: d.id, role: "management" }] });
     const desk = await makeUser(t.db, { memberships: [{ dealershipId: d.id, role: "frontDesk" }] });
-    const [trigger] = await t.db
-      .select()
-      .from(emailNotificationTriggers)
-      .where(eq(emailNotificationTriggers.dealershipId, d.id))
-      .then((rows) => rows.filter((r) => r.name === "unattended_leads_reminder"));
+    const trigger = await unattendedLeadsTrigger(d.id);
     await setSubscription(t.db, d.id, { userId: boss.id, triggerId: trigger!.id, isSubscribed: true });
     await makeLead(t.db, { dealershipId: d.id });
     const response = await (await signIn(t.app, desk)).post(`/api/dealerships/${d.id}/leads/remind-unattended`);
